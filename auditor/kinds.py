@@ -1,0 +1,139 @@
+"""The catalogue of finding kinds: one member per kind in DESIGN.md, none defined elsewhere.
+
+A kind is data: the slug users see (JSON `kind`, SARIF `ruleId`, ignore comments), its
+severity, a message template over a finding's fields, and a one-line summary for
+`--list-kinds` and SARIF rules. `docs/kinds.md` has one section per slug.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        """Higher is worse: error 3, warning 2, info 1."""
+        return {"error": 3, "warning": 2, "info": 1}[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class KindSpec:
+    slug: str
+    severity: Severity
+    template: str
+    summary: str
+
+
+class Kind(Enum):
+    REMOVED_MODULE = KindSpec(
+        "removed-module",
+        Severity.ERROR,
+        "module {symbol} no longer exists (since {first_broken})",
+        "An imported provider module is gone.",
+    )
+    REMOVED_SYMBOL = KindSpec(
+        "removed-symbol",
+        Severity.ERROR,
+        "{symbol} no longer exists (since {first_broken})",
+        "An imported or accessed provider name, attribute or method is gone.",
+    )
+    UNEXPECTED_KEYWORD = KindSpec(
+        "unexpected-keyword",
+        Severity.ERROR,
+        "{symbol}() no longer accepts keyword {parameter!r} (since {first_broken})",
+        "A keyword the consumer passes is not a parameter any more.",
+    )
+    MISSING_ARGUMENT = KindSpec(
+        "missing-argument",
+        Severity.ERROR,
+        "{symbol}() now requires argument {parameter!r}, which the call does not pass"
+        " (since {first_broken})",
+        "The callee gained a required parameter the call does not pass.",
+    )
+    TOO_MANY_POSITIONAL = KindSpec(
+        "too-many-positional",
+        Severity.ERROR,
+        "{symbol}() takes fewer positional arguments than the call passes"
+        " (since {first_broken})",
+        "The call passes more positional arguments than the callee now accepts.",
+    )
+    OVERRIDE_MISMATCH = KindSpec(
+        "override-mismatch",
+        Severity.ERROR,
+        "override of {symbol} no longer matches the provider's signature"
+        " (since {first_broken})",
+        "A consumer subclass overrides or calls super() into a method whose signature changed.",
+    )
+    POSITIONAL_SHIFT = KindSpec(
+        "positional-shift",
+        Severity.WARNING,
+        "{symbol}(): positional argument now lands on {parameter!r} (since {first_broken})",
+        "Arguments passed by position now land on different parameters.",
+    )
+    DEPRECATED = KindSpec(
+        "deprecated",
+        Severity.WARNING,
+        "{symbol} is deprecated (since {first_broken})",
+        "The provider marks a symbol or parameter the consumer uses as deprecated.",
+    )
+    CHANGED_DEFAULT = KindSpec(
+        "changed-default",
+        Severity.INFO,
+        "{symbol}(): the default of {parameter!r} changed (since {first_broken})",
+        "A parameter the call leaves to its default now has a different default.",
+    )
+    CHANGED_RETURN = KindSpec(
+        "changed-return",
+        Severity.INFO,
+        "{symbol}() returns a different type (since {first_broken})",
+        "The annotated return type of a callee changed.",
+    )
+    UNRESOLVED = KindSpec(
+        "unresolved",
+        Severity.INFO,
+        "{symbol} could not be resolved statically; not checked",
+        "A provider reference the analysis could not resolve statically.",
+    )
+    UNPARSABLE = KindSpec(
+        "unparsable",
+        Severity.INFO,
+        "this file could not be parsed; it was not scanned ({parameter})",
+        "A consumer file that could not be parsed.",
+    )
+
+    @property
+    def slug(self) -> str:
+        return self.value.slug
+
+    @property
+    def severity(self) -> Severity:
+        return self.value.severity
+
+    @property
+    def summary(self) -> str:
+        return self.value.summary
+
+    @property
+    def template(self) -> str:
+        return self.value.template
+
+    @classmethod
+    def from_slug(cls, slug: str) -> Kind:
+        for kind in cls:
+            if kind.slug == slug:
+                return kind
+        raise ValueError(f"unknown kind {slug!r}")
+
+
+DOCS_URL = "https://github.com/drift-audit/drift-audit/blob/main/docs/kinds.md"
+
+
+def docs_anchor(kind: Kind) -> str:
+    """The documentation page for a kind (SARIF helpUri, --list-kinds)."""
+    return f"{DOCS_URL}#{kind.slug}"

@@ -1,0 +1,301 @@
+"""Plain frozen data that travels between the stages.
+
+sources -> provider -> scan -> graph -> bind -> findings -> reporters -> cli: each stage takes
+and gives these types, so every stage can be tested with literals. Nothing here does I/O.
+
+Conventions: `path` is a consumer file, posix, relative to the consumer's import root; lines
+and columns are 1-based (ast's 0-based columns are converted once, in scan/); `symbol` is a
+provider's canonical dotted path; `target` and `baseline` are provider versions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from auditor.kinds import Kind, Severity
+
+
+# --------------------------------------------------------------------------- consumer side
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+class Action(str, Enum):
+    IMPORT = "import"  # `import a.b` or `from a import b`
+    CALL = "call"  # a call whose callee is a provider symbol
+    ATTRIBUTE = "attribute"  # `a.b.c` on an imported provider module or object
+    SUBCLASS = "subclass"  # `class C(provider.Base)`
+    OVERRIDE = "override"  # a method of such a subclass that overrides a provider method
+    SUPER_CALL = "super-call"  # `super().__init__(...)` into a provider base
+
+
+@dataclass(frozen=True, slots=True)
+class CallShape:
+    """What a call passes, as far as the source shows it."""
+
+    positional: int
+    keywords: tuple[str, ...]
+    star_args: bool = False  # *xs present: `positional` is only a lower bound
+    star_kwargs: bool = False  # **kw present: `keywords` is only a lower bound
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """One reference from the consumer into a provider."""
+
+    action: Action
+    target: str  # provider dotted path as the consumer names it, before alias resolution
+    scope: str  # consumer dotted path of the enclosing function, class or module
+    location: Location
+    call: CallShape | None = None
+    guarded: bool = False  # under try/except ImportError, TYPE_CHECKING or a version check
+    module_only: bool = False  # `import a.b`: the target must be a module
+    alternatives: tuple[str, ...] = ()  # other targets tried by the same try/except ImportError
+    via: str | None = None  # calls/attributes: the provider path the root name is bound to
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A consumer module, class or function, by dotted path."""
+
+    name: str  # e.g. speculators.data_generation.x.VllmHiddenStatesGenerator.generate
+    kind: str  # "module", "class" or "function"
+    location: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A reference from one consumer definition to another (calls, instantiations)."""
+
+    caller: str
+    callee: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unparsable:
+    path: str
+    reason: str
+    line: int = 1
+    column: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ConsumerScan:
+    """What scan_consumer() saw: definitions, internal edges and provider sites."""
+
+    package: str  # top-level import name(s) joined by ","
+    files: tuple[str, ...]
+    definitions: tuple[Definition, ...]
+    edges: tuple[Edge, ...]
+    sites: tuple[Site, ...]
+    unparsable: tuple[Unparsable, ...]
+    lines: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # path -> source lines
+    suppressions: Mapping[str, Mapping[int, frozenset[str]]] = field(default_factory=dict)
+    # path -> line -> kinds ignored there (empty set: bare `# drift-audit: ignore`)
+
+
+# --------------------------------------------------------------------------- provider side
+
+
+class ParamKind(str, Enum):
+    POSITIONAL_ONLY = "positional-only"
+    POSITIONAL_OR_KEYWORD = "positional or keyword"
+    VAR_POSITIONAL = "variadic positional"
+    KEYWORD_ONLY = "keyword-only"
+    VAR_KEYWORD = "variadic keyword"
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    kind: ParamKind
+    default: str | None = None  # source text of the default; None means required
+    annotation: str | None = None
+
+    @property
+    def required(self) -> bool:
+        variadic = self.kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
+        return self.default is None and not variadic
+
+    def __str__(self) -> str:
+        prefix = {ParamKind.VAR_POSITIONAL: "*", ParamKind.VAR_KEYWORD: "**"}.get(self.kind, "")
+        text = prefix + self.name
+        if self.annotation:
+            text += f": {self.annotation}"
+        if self.default is not None:
+            text += f" = {self.default}" if self.annotation else f"={self.default}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """A callable's parameters as a caller sees them (`self`/`cls` already dropped)."""
+
+    params: tuple[Param, ...]
+    returns: str | None = None
+
+    def param(self, name: str) -> Param | None:
+        for p in self.params:
+            if p.name == name:
+                return p
+        return None
+
+    def __str__(self) -> str:
+        parts: list[str] = []
+        seen_kw_marker = False
+        for i, p in enumerate(self.params):
+            if p.kind is ParamKind.VAR_POSITIONAL:
+                seen_kw_marker = True
+            if p.kind is ParamKind.KEYWORD_ONLY and not seen_kw_marker:
+                parts.append("*")
+                seen_kw_marker = True
+            parts.append(str(p))
+            nxt = self.params[i + 1] if i + 1 < len(self.params) else None
+            if p.kind is ParamKind.POSITIONAL_ONLY and (
+                nxt is None or nxt.kind is not ParamKind.POSITIONAL_ONLY
+            ):
+                parts.append("/")
+        text = "(" + ", ".join(parts) + ")"
+        return text + (f" -> {self.returns}" if self.returns else "")
+
+
+class SymbolKind(str, Enum):
+    MODULE = "module"
+    CLASS = "class"
+    FUNCTION = "function"
+    ATTRIBUTE = "attribute"
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A provider object found by dotted path, in our own terms (no griffe types)."""
+
+    path: str  # canonical dotted path, where it is defined
+    kind: SymbolKind
+    signature: Signature | None = None  # call signature; None: not known statically
+    why_unknown: str | None = None  # when signature is None for a callable: why
+
+
+class Lookup(str, Enum):
+    FOUND = "found"
+    MISSING_MODULE = "missing-module"  # the module part of the path does not exist
+    MISSING_NAME = "missing-name"  # the module exists; the name, attribute or method does not
+    UNKNOWN = "unknown"  # cannot be known statically (dynamic __getattr__, external base...)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    status: Lookup
+    path: str  # the dotted path that was looked up
+    symbol: Symbol | None = None
+    missing: str | None = None  # the first part of the path that does not exist
+    detail: str | None = None
+
+    @property
+    def found(self) -> bool:
+        return self.status is Lookup.FOUND
+
+
+# --------------------------------------------------------------------------- findings
+
+
+class Status(str, Enum):
+    NEW = "new"
+    PREEXISTING = "preexisting"
+    BASELINED = "baselined"
+    SUPPRESSED = "suppressed"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    kind: Kind
+    location: Location
+    scope: str
+    symbol: str
+    parameter: str | None
+    broken_in: tuple[str, ...]
+    baseline_signature: str | None
+    target_signature: str | None
+    reached_from: tuple[tuple[str, ...], ...] = ()
+    suggestion: str | None = None
+    status: Status = Status.NEW
+    source: tuple[tuple[int, str], ...] = ()  # (line, text) around the site, for reports
+
+    @property
+    def severity(self) -> Severity:
+        return self.kind.severity
+
+    @property
+    def first_broken(self) -> str | None:
+        return self.broken_in[0] if self.broken_in else None
+
+    @property
+    def message(self) -> str:
+        values = {
+            "symbol": self.symbol,
+            "parameter": self.parameter,
+            "first_broken": self.first_broken or "the target",
+        }
+        return self.kind.template.format(**values)
+
+    @property
+    def fingerprint(self) -> str:
+        """Stable across line moves: kind, file, enclosing scope, symbol and parameter."""
+        parts = (self.kind.slug, self.location.path, self.scope, self.symbol, self.parameter or "")
+        return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, str, str, str]:
+        loc = self.location
+        return (loc.path, loc.line, loc.column, self.kind.slug, self.symbol, self.parameter or "")
+
+
+@dataclass(frozen=True, slots=True)
+class ConsumerInfo:
+    name: str
+    version: str | None
+    origin: str  # "folder /abs/path", "installed", "index", ...
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderInfo:
+    name: str
+    baseline: str | None
+    targets: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    files_scanned: int = 0
+    call_sites: int = 0
+    provider_modules_loaded: int = 0
+    bytes_fetched: int = 0
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    consumer: ConsumerInfo
+    provider: ProviderInfo
+    findings: tuple[Finding, ...]
+    stats: Stats = field(default_factory=Stats)
+
+    def counts(self) -> dict[str, int]:
+        """Findings per status."""
+        out: dict[str, int] = {}
+        for f in self.findings:
+            out[f.status.value] = out.get(f.status.value, 0) + 1
+        return out
