@@ -1,0 +1,60 @@
+"""Sources: a spec or a path in, a readable tree of Python source out. Never builds or imports.
+
+What it owns: PEP 508 specs and direct references, the package index (simple repository API,
+PEP 503 HTML and PEP 691 JSON), the user's pip configuration for the index URL, choosing a
+wheel (else the sdist), reading `.py`/`.pyi` straight out of archives, the local cache, and the
+consumer's own metadata (Requires-Dist, for the inferred baseline).
+
+What it gives: `Release` objects whose `tree` answers `read_text(path)` for posix paths relative
+to the import root. The provider stage only ever asks for the files it needs through that
+interface, so a later tree can fetch members lazily (ranged reads) without any other change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+
+class SourceTree(Protocol):
+    """Read access to one release's import root (where `pkg/__init__.py` lives)."""
+
+    def read_text(self, path: str) -> str | None:
+        """The decoded text of a posix relative path, or None when there is no such file."""
+
+    def is_dir(self, path: str) -> bool:
+        """Whether a folder exists at that path (namespace packages)."""
+
+    def walk(self) -> Iterator[str]:
+        """Every `.py` and `.pyi` path in the tree, sorted (consumers are scanned whole)."""
+
+
+@dataclass(frozen=True)
+class Release:
+    """One version of one distribution, with its source tree."""
+
+    name: str  # canonical distribution name (PEP 503 normalised)
+    version: str | None
+    tree: SourceTree
+    origin: str  # "index", "folder /abs", "installed", "file:///..."
+    import_names: tuple[str, ...]  # top-level importable packages/modules in the tree
+    requires: tuple[str, ...] = ()  # Requires-Dist (or [project] dependencies), as written
+    bytes_fetched: int = 0
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+# Re-exports, last: these modules import `Release` from this package.
+from auditor.sources.consumer import infer_baseline, resolve_consumer  # noqa: E402
+from auditor.sources.index import Index, open_index  # noqa: E402
+
+__all__ = [
+    "Index",
+    "Release",
+    "SourceTree",
+    "infer_baseline",
+    "open_index",
+    "resolve_consumer",
+]

@@ -1,0 +1,214 @@
+# Maintainers: wheels and sdists -> a folder holding only their Python sources and metadata.
+#
+# Owns: `fetch_sources`, the one door through which an index release's bytes arrive (download
+#       the archive, keep the sources, delete the archive: a later change can swap this single
+#       function for ranged reads of individual zip members); extracting .py/.pyi plus
+#       METADATA / top_level.txt (wheel) or PKG-INFO / pyproject.toml (sdist) and nothing else;
+#       skipping unsafe members (absolute, `..`, symlinks) with a warning; the import root and
+#       names (wheel: the archive root; sdist: `src/` if it holds packages, else the top folder).
+# Takes: an archive on disk (or a DistFile and a Fetcher). Gives: files under `dest`, a Layout.
+# Never runs setup.py or a build backend. Corrupt archives raise ArchiveError.
+"""Reading sources out of wheels and sdists, without building anything."""
+
+from __future__ import annotations
+
+import gzip
+import logging
+import tarfile
+import zipfile
+import zlib
+from dataclasses import dataclass
+from functools import partial
+from stat import S_ISLNK
+from typing import TYPE_CHECKING
+
+from auditor.errors import ArchiveError
+from auditor.sources.trees import (
+    PY_SUFFIXES,
+    Metadata,
+    existing_names,
+    find_import_names,
+    import_form,
+    locate_import_root,
+    read_core_metadata,
+    read_folder_metadata,
+    read_top_level,
+    safe_relative,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from pathlib import Path
+
+    from auditor.sources.fetch import Downloaded, Fetcher
+    from auditor.sources.simple import DistFile
+
+log = logging.getLogger("drift_audit")
+
+ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip")
+_WHEEL_META = ("METADATA", "top_level.txt")
+_SDIST_META = ("PKG-INFO", "pyproject.toml")
+_CORRUPT = (
+    zipfile.BadZipFile,
+    tarfile.TarError,
+    EOFError,
+    zlib.error,
+    gzip.BadGzipFile,
+    NotImplementedError,
+)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the import root is inside an extracted tree, what it holds, what it says."""
+
+    root: str  # posix, relative to the extracted folder: "" or "src"
+    import_names: tuple[str, ...]
+    metadata: Metadata
+
+
+@dataclass(frozen=True)
+class _Entry:
+    name: str
+    kind: str  # "file", "dir" or "link" (anything not a regular file or folder)
+    read: Callable[[], bytes]
+
+
+def is_archive_name(filename: str) -> bool:
+    return filename.endswith(ARCHIVE_SUFFIXES)
+
+
+def fetch_sources(
+    fetcher: Fetcher, file: DistFile, work: Path, project: str
+) -> tuple[Layout, Downloaded]:
+    """Fill `work/tree` with the sources of `file`; the archive itself is not kept."""
+    archive = work / "download"
+    downloaded = fetcher.download(file.url, archive, file.sha256)
+    tree = work / "tree"
+    tree.mkdir()
+    try:
+        layout = extract_sources(archive, file.filename, tree, project=project)
+    finally:
+        archive.unlink(missing_ok=True)
+    return layout, downloaded
+
+
+def extract_sources(archive: Path, filename: str, dest: Path, *, project: str) -> Layout:
+    """Extract the sources of a wheel or sdist named `filename` into the folder `dest`."""
+    wheel = filename.endswith(".whl")
+    try:
+        if filename.endswith((".whl", ".zip")):
+            with zipfile.ZipFile(archive) as zf:
+                _extract(_zip_entries(zf), filename, dest, wheel=wheel)
+        else:
+            with tarfile.open(archive) as tf:
+                _extract(_tar_entries(tf), filename, dest, wheel=False)
+    except _CORRUPT as exc:
+        raise ArchiveError(
+            f"{filename} is not a readable archive (corrupt or truncated): {exc}",
+            hint="delete the file and fetch it again; a download is retried on the next run",
+        ) from exc
+    return _wheel_layout(dest, project) if wheel else _sdist_layout(dest, project)
+
+
+def _zip_entries(zf: zipfile.ZipFile) -> list[_Entry]:
+    return [_Entry(i.filename, _zip_kind(i), partial(zf.read, i)) for i in zf.infolist()]
+
+
+def _zip_kind(info: zipfile.ZipInfo) -> str:
+    if info.is_dir():
+        return "dir"
+    return "link" if S_ISLNK(info.external_attr >> 16) else "file"
+
+
+def _tar_entries(tf: tarfile.TarFile) -> list[_Entry]:
+    return [_Entry(m.name, _tar_kind(m), partial(_tar_read, tf, m)) for m in tf.getmembers()]
+
+
+def _tar_kind(member: tarfile.TarInfo) -> str:
+    if member.isdir():
+        return "dir"
+    return "file" if member.isreg() else "link"
+
+
+def _tar_read(tf: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
+    handle = tf.extractfile(member)
+    if handle is None:
+        raise tarfile.TarError(f"cannot read member {member.name}")
+    with handle:
+        return handle.read()
+
+
+def _extract(entries: Iterable[_Entry], filename: str, dest: Path, *, wheel: bool) -> None:
+    safe: list[tuple[str, _Entry]] = []
+    for entry in entries:
+        rel = safe_relative(entry.name)
+        if rel is None:
+            log.warning("skipping unsafe member %r in %s", entry.name, filename)
+        elif rel:
+            safe.append((rel, entry))
+    prefix = "" if wheel else _top_folder([rel for rel, _ in safe])
+    for rel, entry in safe:
+        target = _wheel_target(rel) if wheel else _sdist_target(rel, prefix)
+        if target is None or entry.kind == "dir":
+            continue
+        if entry.kind == "link":
+            log.warning("skipping link member %r in %s", entry.name, filename)
+            continue
+        path = dest / target
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(entry.read())
+
+
+def _top_folder(names: list[str]) -> str:
+    """`name-1.0/` when every member of an sdist sits in that one folder, else ""."""
+    tops = {n.split("/", 1)[0] for n in names}
+    nested = any("/" in n for n in names)
+    return f"{tops.pop()}/" if len(tops) == 1 and nested else ""
+
+
+def _wheel_target(rel: str) -> str | None:
+    parts = rel.split("/")
+    if parts[0].endswith(".data"):  # purelib/platlib install at the root; the rest never imports
+        if len(parts) < 3 or parts[1] not in ("purelib", "platlib"):
+            return None
+        parts = parts[2:]
+    elif parts[0].endswith(".dist-info"):
+        return rel if len(parts) == 2 and parts[1] in _WHEEL_META else None
+    return "/".join(parts) if parts[-1].endswith(PY_SUFFIXES) else None
+
+
+def _sdist_target(rel: str, prefix: str) -> str | None:
+    if not rel.startswith(prefix):
+        return None
+    inner = rel[len(prefix) :]
+    parts = inner.split("/")
+    if parts[-1].endswith(PY_SUFFIXES):
+        return inner
+    if len(parts) == 1 and parts[0] in _SDIST_META:
+        return inner
+    in_egg_info = 2 <= len(parts) <= 3 and parts[-2].endswith(".egg-info")
+    return inner if in_egg_info and parts[-1] == "top_level.txt" else None
+
+
+def _wheel_layout(dest: Path, project: str) -> Layout:
+    info = next(iter(sorted(dest.glob("*.dist-info"))), dest / "missing.dist-info")
+    listed = read_top_level(_read(info / "top_level.txt"))
+    names = existing_names(dest, listed) or find_import_names(
+        dest, strict=False, prefer=import_form(project)
+    )
+    return Layout("", names, read_core_metadata(_read(info / "METADATA")))
+
+
+def _sdist_layout(dest: Path, project: str) -> Layout:
+    egg_infos = sorted(dest.glob("*.egg-info")) + sorted(dest.glob("src/*.egg-info"))
+    listed = [n for egg in egg_infos for n in read_top_level(_read(egg / "top_level.txt"))]
+    root, names = locate_import_root(dest, prefer=import_form(project), listed=listed)
+    return Layout(root, names, read_folder_metadata(dest))
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""

@@ -1,0 +1,247 @@
+# Maintainers: the on-disk cache, so that a repeated audit downloads nothing.
+#
+# Owns: the cache folder (argument > $DRIFT_AUDIT_CACHE_DIR > the user cache dir) and its layout:
+#     trees/<name>/<version>-<sha256[:16]>/   extracted sources + release.json (what we know)
+#     trees/<name>/index.json                 version -> tree folder, for lookups without network
+#     local/<sha256[:16]>/                    the same for local wheels/sdists (direct references)
+#     pages/<hash of index URL>/<name>.json   parsed project pages, fresh for PAGE_TTL_SECONDS
+#     tmp/                                    downloads and extractions in progress
+# Every write is atomic: files via temp + os.replace; trees are built in tmp/ and renamed into
+# place with their release.json inside, so a tree folder that exists is complete.
+# Takes: records and staged folders. Gives: records, tree folders, cached pages, Releases.
+"""The local cache of extracted source trees and index pages."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import platformdirs
+from packaging.version import InvalidVersion, Version
+
+from auditor.errors import FetchError
+from auditor.sources import Release
+from auditor.sources.simple import DistFile
+from auditor.sources.trees import FolderTree
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+log = logging.getLogger("drift_audit")
+
+CACHE_ENV = "DRIFT_AUDIT_CACHE_DIR"
+PAGE_TTL_SECONDS = 600.0
+STALE_TMP_SECONDS = 86400.0
+RECORD = "release.json"
+CACHE_HINT = f"pass --cache-dir (or set {CACHE_ENV}) to a writable folder"
+
+
+def cache_root(cache_dir: str | Path | None = None) -> Path:
+    """The cache folder: the argument, else $DRIFT_AUDIT_CACHE_DIR, else the user cache dir."""
+    chosen = cache_dir or os.environ.get(CACHE_ENV) or platformdirs.user_cache_dir("drift-audit")
+    return Path(chosen).expanduser()
+
+
+@dataclass(frozen=True)
+class TreeRecord:
+    """What we know about an extracted tree, stored beside it as release.json."""
+
+    name: str
+    version: str | None
+    root: str  # the import root, posix, relative to the tree folder
+    import_names: tuple[str, ...]
+    requires: tuple[str, ...] = ()
+    origin: str = "index"
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "root": self.root,
+            "import_names": list(self.import_names),
+            "requires": list(self.requires),
+            "origin": self.origin,
+            "extra": dict(self.extra),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TreeRecord:
+        return cls(
+            name=str(data["name"]),
+            version=data["version"],
+            root=str(data["root"]),
+            import_names=tuple(data["import_names"]),
+            requires=tuple(data["requires"]),
+            origin=str(data["origin"]),
+            extra=dict(data["extra"]),
+        )
+
+    def release(self, tree_dir: Path, bytes_fetched: int = 0) -> Release:
+        """The Release this record describes, reading from `tree_dir`."""
+        root = tree_dir / self.root
+        return Release(
+            name=self.name,
+            version=self.version,
+            tree=FolderTree(root, packages=self.import_names),
+            origin=self.origin,
+            import_names=self.import_names,
+            requires=self.requires,
+            bytes_fetched=bytes_fetched,
+            extra={**self.extra, "root": str(root)},
+        )
+
+
+@dataclass(frozen=True)
+class CachedPage:
+    files: list[DistFile]
+    age: float  # seconds since it was fetched
+
+
+class Cache:
+    """Trees, pages and staging folders under one root."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    # ----------------------------------------------------------------------- trees
+
+    def find_tree(self, name: str, version: str) -> tuple[Path, TreeRecord] | None:
+        """The cached tree of `name` at a version equal to `version` (PEP 440), if any."""
+        folder = self.root / "trees" / name
+        for cached, dirname in _read_json(folder / "index.json").items():
+            if same_version(cached, version) and (found := _load_tree(folder / str(dirname))):
+                return found
+        return None
+
+    def find_local(self, sha256: str) -> tuple[Path, TreeRecord] | None:
+        """The tree extracted earlier from a local archive with this hash."""
+        return _load_tree(self.root / "local" / sha256[:16])
+
+    def publish_tree(self, staged: Path, record: TreeRecord, sha256: str) -> Path:
+        """Move a staged index tree into place and list it in the project's index.json."""
+        folder = self.root / "trees" / record.name
+        dirname = f"{record.version}-{sha256[:16]}"
+        dest = self._publish(staged, record, folder / dirname)
+        index = _read_json(folder / "index.json")
+        index[str(record.version)] = dirname
+        self._write_json(folder / "index.json", index)
+        return dest
+
+    def publish_local(self, staged: Path, record: TreeRecord, sha256: str) -> Path:
+        return self._publish(staged, record, self.root / "local" / sha256[:16])
+
+    def _publish(self, staged: Path, record: TreeRecord, dest: Path) -> Path:
+        try:
+            (staged / RECORD).write_text(json.dumps(record.to_json(), indent=1), encoding="utf-8")
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            staged.replace(dest)
+        except OSError as exc:
+            if (dest / RECORD).is_file():  # another run got there first: theirs is complete
+                return dest
+            raise FetchError(
+                f"cannot write to the cache at {self.root}: {exc}", hint=CACHE_HINT
+            ) from exc
+        return dest
+
+    @contextlib.contextmanager
+    def staging(self) -> Iterator[Path]:
+        """A fresh folder on the cache's file system (so the final rename is atomic)."""
+        tmp = self.root / "tmp"
+        try:
+            tmp.mkdir(parents=True, exist_ok=True)
+            _sweep(tmp)
+            work = Path(tempfile.mkdtemp(dir=tmp))
+        except OSError as exc:
+            raise FetchError(
+                f"cannot write to the cache at {self.root}: {exc}", hint=CACHE_HINT
+            ) from exc
+        try:
+            yield work
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+    # ----------------------------------------------------------------------- pages
+
+    def load_page(self, index_url: str, name: str) -> CachedPage | None:
+        data = _read_json(self._page_path(index_url, name))
+        try:
+            files = [DistFile.from_json(f) for f in data["files"]]
+            return CachedPage(files, time.time() - float(data["fetched"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def store_page(self, index_url: str, name: str, files: list[DistFile]) -> None:
+        data = {"index": index_url, "fetched": time.time(), "files": [f.to_json() for f in files]}
+        try:
+            self._write_json(self._page_path(index_url, name), data)
+        except FetchError as exc:  # a page cache we cannot write only costs a later request
+            log.warning("%s", exc.message)
+
+    def _page_path(self, index_url: str, name: str) -> Path:
+        key = hashlib.sha256(index_url.rstrip("/").encode()).hexdigest()[:16]
+        return self.root / "pages" / key / f"{name}.json"
+
+    def _write_json(self, path: Path, data: dict[str, Any]) -> None:
+        try:
+            write_json_atomic(path, data)
+        except OSError as exc:
+            raise FetchError(
+                f"cannot write to the cache at {self.root}: {exc}", hint=CACHE_HINT
+            ) from exc
+
+
+def same_version(a: str, b: str) -> bool:
+    """PEP 440 equality (`0.17` is `0.17.0`), falling back to the literal text."""
+    try:
+        return Version(a) == Version(b)
+    except InvalidVersion:
+        return a == b
+
+
+def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+    """Write JSON to a temp file beside `path`, then rename it over `path`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1, sort_keys=True)
+        Path(tmp).replace(path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _load_tree(tree_dir: Path) -> tuple[Path, TreeRecord] | None:
+    data = _read_json(tree_dir / RECORD)
+    try:
+        return (tree_dir, TreeRecord.from_json(data)) if data else None
+    except (KeyError, TypeError, ValueError):
+        log.debug("ignoring a cache entry with an unreadable %s: %s", RECORD, tree_dir)
+        return None
+
+
+def _sweep(tmp: Path) -> None:
+    """Remove staging folders left behind by runs that were killed more than a day ago."""
+    cutoff = time.time() - STALE_TMP_SECONDS
+    for entry in tmp.iterdir():
+        with contextlib.suppress(OSError):
+            if entry.stat().st_mtime < cutoff:
+                shutil.rmtree(entry, ignore_errors=True)

@@ -1,0 +1,217 @@
+# Maintainers: the CONSUMER argument -> a Release, and the provider baseline it implies.
+#
+# Owns: resolving CONSUMER in DESIGN's order (a folder; a local wheel/sdist; an installed
+#       distribution or import name, through importlib.metadata only, never importing it; a
+#       requirement from the index), and `infer_baseline` (an `==` pin on the provider in the
+#       consumer's Requires-Dist, extras included; else the lowest release on the index that
+#       satisfies its lower bound; else the provider installed alongside; else None).
+# Takes: the CLI's CONSUMER text and an Index. Gives: a Release; a version string or None.
+"""Consumers: folders, installed distributions and index releases; the inferred baseline."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import logging
+import re
+from dataclasses import replace
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+from auditor.errors import AuditError, BadSpecError, ConsumerNotFoundError
+from auditor.sources import Release
+from auditor.sources.archive import is_archive_name
+from auditor.sources.local import archive_release, folder_release
+from auditor.sources.specs import exact_pin, file_url_path, parse_spec
+from auditor.sources.trees import PY_SUFFIXES, FolderTree, read_top_level
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from packaging.specifiers import SpecifierSet
+
+    from auditor.sources.index import Index
+
+log = logging.getLogger("drift_audit")
+
+CONSUMER_HINT = (
+    "pass a project folder or package folder, an installed distribution or import name, "
+    "or NAME==VERSION to audit a release from the index"
+)
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_LOWER_BOUNDS = (">=", "~=", ">")
+
+
+def resolve_consumer(arg: str, index: Index) -> Release:
+    """A folder; else a local archive; else an installed distribution; else a requirement."""
+    path = Path(arg).expanduser()
+    if path.is_dir():
+        return _folder_consumer(path)
+    if path.is_file() and is_archive_name(path.name):
+        return archive_release(path.resolve(), index.cache)
+    installed = installed_release(arg)
+    if installed is not None:
+        return installed
+    return _from_index(arg, index)
+
+
+def _folder_consumer(path: Path) -> Release:
+    release = folder_release(path)
+    if not release.import_names:
+        raise ConsumerNotFoundError(
+            f"no Python package found in {path}",
+            hint="point at a project root (pyproject.toml, src/ layout) or the package folder",
+        )
+    return release
+
+
+def _from_index(arg: str, index: Index) -> Release:
+    try:
+        req = parse_spec(arg)
+    except BadSpecError as exc:
+        raise ConsumerNotFoundError(
+            f"{arg!r} is not a folder, an installed distribution or a requirement",
+            hint=CONSUMER_HINT,
+        ) from exc
+    if not req.url and not req.specifier:
+        raise ConsumerNotFoundError(
+            f"{arg!r} is neither a folder nor an installed distribution or import name",
+            hint=f"pass '{arg}==VERSION' to audit a release from the index, or a folder",
+        )
+    return index.releases(arg)[-1]
+
+
+# --------------------------------------------------------------------------- installed
+
+
+def installed_release(arg: str) -> Release | None:
+    """An installed distribution (by its name, or by an import name it provides), or None."""
+    dist = _distribution(arg) if _NAME.fullmatch(arg) else None
+    if dist is None:
+        return None
+    name = canonicalize_name(dist.name or arg)
+    editable = _editable_folder(dist)
+    if editable is not None:
+        return replace(
+            folder_release(editable, name=name), origin=f"installed (editable) {editable}"
+        )
+    files = _source_files(dist)
+    if not files:
+        raise ConsumerNotFoundError(
+            f"the installed distribution {name} holds no Python source files", hint=CONSUMER_HINT
+        )
+    root = Path(str(dist.locate_file("")))
+    names = tuple(dict.fromkeys(_top_name(f) for f in files))
+    return Release(
+        name=name,
+        version=dist.version,
+        tree=FolderTree(root, packages=names, files=files),
+        origin=f"installed {root}",
+        import_names=names,
+        requires=tuple(dist.requires or ()),
+        extra={"root": str(root)},
+    )
+
+
+def _distribution(arg: str) -> importlib.metadata.Distribution | None:
+    try:
+        return importlib.metadata.distribution(arg)
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    for dist_name in sorted(importlib.metadata.packages_distributions().get(arg, ())):
+        try:
+            return importlib.metadata.distribution(dist_name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def _editable_folder(dist: importlib.metadata.Distribution) -> Path | None:
+    """The source folder of an editable install (PEP 610 direct_url.json), if it is one."""
+    try:
+        data = json.loads(dist.read_text("direct_url.json") or "{}")
+        if data.get("dir_info", {}).get("editable"):
+            path = file_url_path(str(data["url"]))
+            return path if path.is_dir() else None
+    except (ValueError, KeyError, AttributeError, BadSpecError):
+        log.debug("unreadable direct_url.json in %s", dist.name)
+    return None
+
+
+def _source_files(dist: importlib.metadata.Distribution) -> list[str]:
+    """The installed .py/.pyi files under the distribution's top-level names, posix."""
+    listed = read_top_level(dist.read_text("top_level.txt") or "")
+    paths = [PurePosixPath(str(f)) for f in dist.files or ()]
+    sources = [p for p in paths if p.suffix in PY_SUFFIXES and ".." not in p.parts]
+    sources = [p for p in sources if not p.parts[0].endswith((".dist-info", ".data"))]
+    if listed:
+        sources = [p for p in sources if _top_name(p.as_posix()) in listed]
+    return sorted(p.as_posix() for p in sources)
+
+
+def _top_name(path: str) -> str:
+    first = path.split("/", 1)[0]
+    return first.rsplit(".", 1)[0] if first.endswith(PY_SUFFIXES) else first
+
+
+# --------------------------------------------------------------------------- baseline
+
+
+def infer_baseline(consumer: Release, provider: str, index: Index) -> str | None:
+    """The provider version the consumer declares it works with, or None when it says nothing."""
+    name = _provider_name(provider)
+    reqs = [r for r in _parse_all(consumer.requires) if canonicalize_name(r.name) == name]
+    for req in reqs:
+        if (pin := exact_pin(req.specifier)) is not None:
+            return pin
+    for req in reqs:
+        if _has_lower_bound(req.specifier) and (
+            found := _lowest_release(req.specifier, name, index)
+        ):
+            return found
+    return _installed_version(name)
+
+
+def _provider_name(provider: str) -> str:
+    try:
+        return canonicalize_name(Requirement(provider).name)
+    except InvalidRequirement:
+        return canonicalize_name(provider)
+
+
+def _parse_all(lines: Iterable[str]) -> list[Requirement]:
+    parsed: list[Requirement] = []
+    for line in lines:
+        try:
+            parsed.append(Requirement(line))
+        except InvalidRequirement:
+            log.debug("ignoring unparsable requirement %r", line)
+    return parsed
+
+
+def _has_lower_bound(specifier: SpecifierSet) -> bool:
+    return any(
+        s.operator in _LOWER_BOUNDS or (s.operator == "==" and s.version.endswith(".*"))
+        for s in specifier
+    )
+
+
+def _lowest_release(specifier: SpecifierSet, name: str, index: Index) -> str | None:
+    """The oldest release on the index inside `specifier`; the literal `>=X` when unknown."""
+    try:
+        versions = index.versions(name)
+    except AuditError as exc:
+        literal = next((s.version for s in specifier if s.operator in (">=", "~=")), None)
+        log.info("cannot list releases of %s (%s); baseline from the bound: %s", name, exc, literal)
+        return literal
+    return next(iter(specifier.filter(versions)), None)
+
+
+def _installed_version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None

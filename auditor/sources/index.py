@@ -1,0 +1,231 @@
+# Maintainers: a package index as a provider of releases: spec in, extracted source trees out.
+#
+# Owns: `open_index` (settings, cache, fetcher) and `Index`: matching specs against the versions
+#       on the index (newest last; pre-releases only when asked or named; yanked files only for
+#       an exact pin), the primary index with extra indexes as fallbacks, the page cache TTL
+#       and stale pages when offline or unreachable, and turning a chosen file into a cached
+#       tree through `archive.fetch_sources` (the one place bytes of a release arrive).
+# Takes: PEP 508 specs or (name, version). Gives: Releases whose tree reads the cached sources.
+# An exact pin already in the cache is answered without any network request.
+"""The package index: which releases match a spec, and their sources."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from typing import TYPE_CHECKING
+
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+from auditor.errors import FetchError, PackageNotFoundError, VersionNotFoundError
+from auditor.sources.archive import fetch_sources
+from auditor.sources.cache import PAGE_TTL_SECONDS, Cache, TreeRecord, cache_root, same_version
+from auditor.sources.fetch import Fetcher, NotFound, redact
+from auditor.sources.local import direct_reference
+from auditor.sources.pipconf import IndexSettings, default_index_url, read_index_settings
+from auditor.sources.simple import ACCEPT, choose_file, parse_page, project_url, sort_versions
+from auditor.sources.specs import exact_pin, is_local_url, parse_spec
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from packaging.specifiers import SpecifierSet
+
+    from auditor.sources import Release
+    from auditor.sources.simple import DistFile
+
+log = logging.getLogger("drift_audit")
+
+OFFLINE_HINT = "run once without --offline to fill the cache, or pass --cache-dir of a filled cache"
+
+
+def open_index(
+    index_url: str | None = None, cache_dir: str | Path | None = None, offline: bool = False
+) -> Index:
+    """The configured package index with its local cache.
+
+    Args:
+        index_url: the simple-API URL; default PIP_INDEX_URL, pip's config, then pip's default.
+        cache_dir: where trees and pages are kept; default $DRIFT_AUDIT_CACHE_DIR or the user
+            cache folder.
+        offline: never touch the network; answer from the cache (and file:// indexes) only.
+    """
+    settings = read_index_settings(index_url)
+    fetcher = Fetcher(offline=offline, cafile=settings.cert)
+    return Index(settings, Cache(cache_root(cache_dir)), fetcher, offline=offline)
+
+
+class Index:
+    """Releases from a simple-API index (and its extra indexes), through the cache."""
+
+    def __init__(
+        self, settings: IndexSettings, cache: Cache, fetcher: Fetcher, *, offline: bool = False
+    ) -> None:
+        self.settings = settings
+        self.cache = cache
+        self.offline = offline
+        self._fetcher = fetcher
+        self._pages: dict[str, tuple[str, list[DistFile]]] = {}
+
+    @property
+    def bytes_fetched(self) -> int:
+        """Bytes downloaded over the network by this Index so far."""
+        return self._fetcher.bytes_fetched
+
+    @functools.cached_property
+    def urls(self) -> tuple[str, ...]:
+        """The primary index URL first, then the extra indexes."""
+        primary = self.settings.index_url or default_index_url()
+        extras = (u for u in self.settings.extra_index_urls if u.rstrip("/") != primary.rstrip("/"))
+        return (primary, *extras)
+
+    def releases(self, spec: str, *, pre: bool = False) -> list[Release]:
+        """Every release matching a PEP 508 spec, newest last (a bare name: the newest)."""
+        req = parse_spec(spec)
+        if req.url:
+            return [direct_reference(req, self.cache)]
+        name = canonicalize_name(req.name)
+        pin = exact_pin(req.specifier)
+        if pin is not None:
+            return [self.release(name, pin)]
+        return [self.release(name, v) for v in self._matching(name, req.specifier, pre=pre)]
+
+    def release(self, name: str, version: str) -> Release:
+        """One release by exact version (PEP 440 equality), from the cache when it is there."""
+        name = canonicalize_name(name)
+        found = self.cache.find_tree(name, version)
+        if found is not None:
+            tree_dir, record = found
+            return record.release(tree_dir)
+        try:
+            index_url, files = self._project(name)
+        except FetchError as exc:
+            if self.offline:
+                raise _offline_miss(f"{name}=={version}") from exc
+            raise
+        chosen = choose_file([f for f in files if same_version(f.version, version)])
+        if chosen is None:
+            raise _no_match(name, f"=={version}", files, prereleases=[])
+        return self._fetch(name, chosen, index_url)
+
+    def versions(self, name: str, *, pre: bool = False) -> list[str]:
+        """Versions on the index, oldest first; yanked ones left out, pre-releases if `pre`."""
+        _, files = self._project(canonicalize_name(name))
+        return [v for v in _available(files) if pre or not Version(v).is_prerelease]
+
+    # ----------------------------------------------------------------------- matching
+
+    def _matching(self, name: str, specifier: SpecifierSet, *, pre: bool) -> list[str]:
+        _, files = self._project(name)
+        available = _available(files)
+        allow_pre = pre or bool(specifier.prereleases)
+        matched = sort_versions(set(specifier.filter(available, prereleases=allow_pre)))
+        if not matched:
+            would = [] if allow_pre else list(specifier.filter(available, prereleases=True))
+            raise _no_match(name, str(specifier), files, prereleases=would)
+        return matched if str(specifier) else matched[-1:]
+
+    # ----------------------------------------------------------------------- pages
+
+    def _project(self, name: str) -> tuple[str, list[DistFile]]:
+        """(index URL, files) from the first index that has the project."""
+        if name in self._pages:
+            return self._pages[name]
+        failures: list[FetchError] = []
+        for url in self.urls:
+            try:
+                files = self._page(url, name)
+            except FetchError as exc:
+                failures.append(exc)
+                continue
+            if files is not None:
+                if failures:
+                    log.warning("%s; using %s instead", failures[0].message, url)
+                self._pages[name] = (url, files)
+                return url, files
+        if failures:
+            raise failures[0]
+        raise PackageNotFoundError(
+            f"no project named {name!r} on the index {redact(self.urls[0])}"
+            + (f" (nor on {len(self.urls) - 1} extra index(es))" if len(self.urls) > 1 else ""),
+            hint="check the spelling; for a private project pass --index-url or set PIP_INDEX_URL",
+        )
+
+    def _page(self, index_url: str, name: str) -> list[DistFile] | None:
+        """The project's files on one index; None when that index does not have it."""
+        if is_local_url(index_url):
+            return self._get_page(index_url, name)
+        cached = self.cache.load_page(index_url, name)
+        if cached is not None and (self.offline or cached.age < PAGE_TTL_SECONDS):
+            return cached.files
+        if self.offline:
+            raise _offline_miss(f"the project page of {name}")
+        try:
+            files = self._get_page(index_url, name)
+        except FetchError as exc:
+            if cached is None:
+                raise
+            log.warning(
+                "%s; using the project page cached %d min ago", exc.message, cached.age // 60
+            )
+            return cached.files
+        if files is not None:
+            self.cache.store_page(index_url, name, files)
+        return files
+
+    def _get_page(self, index_url: str, name: str) -> list[DistFile] | None:
+        try:
+            page = self._fetcher.get(project_url(index_url, name), ACCEPT)
+        except NotFound:
+            return None
+        return parse_page(page.body, page.content_type, page.url)
+
+    # ----------------------------------------------------------------------- trees
+
+    def _fetch(self, name: str, file: DistFile, index_url: str) -> Release:
+        if self.offline and not is_local_url(file.url):
+            raise _offline_miss(f"{name}=={file.version}")
+        if file.yanked:
+            log.warning("%s %s was yanked from the index; reading it anyway", name, file.version)
+        log.info("fetching %s", file.filename)
+        with self.cache.staging() as work:
+            layout, got = fetch_sources(self._fetcher, file, work, name)
+            record = TreeRecord(
+                name=name,
+                version=file.version,
+                root=layout.root,
+                import_names=layout.import_names,
+                requires=layout.metadata.requires,
+                origin="index",
+                extra={"index": redact(index_url), "filename": file.filename, "sha256": got.sha256},
+            )
+            tree_dir = self.cache.publish_tree(work / "tree", record, got.sha256)
+        if not layout.import_names:
+            log.warning("%s %s holds no Python package", name, file.version)
+        return record.release(tree_dir, bytes_fetched=got.network_bytes)
+
+
+def _available(files: list[DistFile]) -> list[str]:
+    return sort_versions({f.version for f in files if not f.yanked})
+
+
+def _offline_miss(what: str) -> FetchError:
+    return FetchError(f"{what} is not in the cache and --offline was given", hint=OFFLINE_HINT)
+
+
+def _no_match(
+    name: str, wanted: str, files: list[DistFile], *, prereleases: list[str]
+) -> VersionNotFoundError:
+    available = _available(files)
+    listed = ", ".join(available[-5:])
+    more = f" (newest {min(5, len(available))} of {len(available)})" if len(available) > 5 else ""
+    message = f"no release of {name} matches '{name}{wanted}'"
+    message += (
+        f"; the index has {listed}{more}" if available else "; the index lists no readable files"
+    )
+    if prereleases:
+        hint = f"pre-releases match ({', '.join(prereleases[-3:])}): pass --pre to include them"
+    else:
+        hint = "pick one of the versions listed, or widen the specifier"
+    return VersionNotFoundError(message, hint=hint)

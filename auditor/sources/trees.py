@@ -1,0 +1,278 @@
+# Maintainers: a folder on disk seen as a SourceTree, and the metadata read beside it.
+#
+# Owns: FolderTree (read_text / is_dir / walk, limited to the release's top-level import names
+#       or to an explicit file list), source decoding (PEP 263 cookies, BOM), finding top-level
+#       import names, and reading METADATA / PKG-INFO / pyproject.toml / top_level.txt as text.
+# Takes: paths. Gives: FolderTree, Metadata, import names. Never imports or runs what it reads.
+"""Source trees on disk and the static metadata that describes them."""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import sys
+import tokenize
+from dataclasses import dataclass
+from email.parser import HeaderParser
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+log = logging.getLogger("drift_audit")
+
+PY_SUFFIXES = (".py", ".pyi")
+SKIP_NAMES = frozenset(
+    {"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "build", "dist",
+     "node_modules", "__pycache__", "setup", "conftest", "noxfile", "venv"}
+)  # fmt: skip
+
+
+class FolderTree:
+    """A SourceTree over `root`, limited to top-level `packages` or to a list of `files`."""
+
+    def __init__(
+        self,
+        root: Path,
+        *,
+        packages: Iterable[str] | None = None,
+        files: Iterable[str] | None = None,
+    ) -> None:
+        self.root = root
+        self.packages = tuple(packages) if packages is not None else None
+        self.files = frozenset(files) if files is not None else None
+
+    def __repr__(self) -> str:
+        return f"FolderTree({str(self.root)!r}, packages={self.packages!r})"
+
+    def read_text(self, path: str) -> str | None:
+        rel = safe_relative(path)
+        if rel is None or (self.files is not None and rel not in self.files):
+            return None
+        try:
+            data = (self.root / rel).read_bytes()
+        except OSError:
+            return None
+        return decode_source(data)
+
+    def is_dir(self, path: str) -> bool:
+        rel = safe_relative(path)
+        return rel is not None and (self.root / rel).is_dir()
+
+    def walk(self) -> Iterator[str]:
+        if self.files is not None:
+            yield from sorted(self.files)
+            return
+        found: list[str] = []
+        for top in self._tops():
+            found.extend(_walk_top(self.root, top))
+        yield from sorted(set(found))
+
+    def _tops(self) -> tuple[str, ...]:
+        if self.packages is not None:
+            return self.packages
+        return find_import_names(self.root, strict=False)
+
+
+def safe_relative(path: str) -> str | None:
+    """A normalised relative posix path, or None for absolute paths and `..`."""
+    parts = [p for p in PurePosixPath(path.replace("\\", "/")).parts if p not in ("", ".")]
+    if path.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]):
+        return None
+    return "/".join(parts)
+
+
+def _walk_top(root: Path, top: str) -> list[str]:
+    found = [f"{top}{s}" for s in PY_SUFFIXES if (root / f"{top}{s}").is_file()]
+    for folder, dirs, files in os.walk(root / top):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        rel = Path(folder).relative_to(root).as_posix()
+        found.extend(f"{rel}/{f}" for f in files if f.endswith(PY_SUFFIXES))
+    return found
+
+
+def _entries(folder: Path) -> list[Path]:
+    try:
+        return sorted(folder.iterdir())
+    except OSError:
+        return []
+
+
+def _skipped(name: str, prefer: str | None = None) -> bool:
+    """Hidden, not importable, or a well-known non-package name (unless it is the project's)."""
+    stem = name.rsplit(".", 1)[0] if name.endswith(PY_SUFFIXES) else name
+    if name.startswith(".") or not stem.isidentifier():
+        return True
+    return stem in SKIP_NAMES and stem != prefer
+
+
+def decode_source(data: bytes) -> str:
+    """Decode Python source as the interpreter would (BOM, coding cookie), never failing."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        encoding = "utf-8"
+    try:
+        return data.decode(encoding, errors="replace")
+    except LookupError:
+        return data.decode("utf-8", errors="replace")
+
+
+def find_import_names(
+    root: Path, *, strict: bool = True, prefer: str | None = None
+) -> tuple[str, ...]:
+    """Top-level packages and modules under an import root.
+
+    Strict (folders, sdists): a package needs `__init__.py(i)`, except a folder named `prefer`
+    (the project's own name: a namespace package). Not strict (wheels, which hold only what
+    installs): any folder with Python files counts.
+    """
+    names: list[str] = []
+    for entry in _entries(root):
+        if _skipped(entry.name, prefer):
+            continue
+        if entry.is_dir() and _is_package(entry, strict=strict and entry.name != prefer):
+            names.append(entry.name)
+        elif entry.is_file() and entry.suffix in PY_SUFFIXES:
+            names.append(entry.stem)
+    return tuple(dict.fromkeys(names))
+
+
+def locate_import_root(
+    project: Path, *, prefer: str, listed: Iterable[str] = ()
+) -> tuple[str, tuple[str, ...]]:
+    """("src" or "", import names) of a project folder: `src/` when it holds packages."""
+    src = project / "src"
+    if src.is_dir():
+        names = existing_names(src, listed) or find_import_names(src, prefer=prefer)
+        if names:
+            return "src", names
+    return "", existing_names(project, listed) or find_import_names(project, prefer=prefer)
+
+
+def existing_names(root: Path, names: Iterable[str]) -> tuple[str, ...]:
+    """The listed top-level names present under `root` (top_level.txt names C modules too)."""
+    return tuple(
+        n
+        for n in dict.fromkeys(names)
+        if (root / n).is_dir() or any((root / f"{n}{s}").is_file() for s in PY_SUFFIXES)
+    )
+
+
+def _is_package(folder: Path, *, strict: bool) -> bool:
+    if any((folder / f"__init__{s}").is_file() for s in PY_SUFFIXES):
+        return True
+    return not strict and any(p.suffix in PY_SUFFIXES for p in folder.rglob("*"))
+
+
+def import_form(name: str) -> str:
+    """A distribution name as an import name would usually spell it."""
+    return name.replace("-", "_").replace(".", "_").lower()
+
+
+# --------------------------------------------------------------------------- metadata
+
+
+@dataclass(frozen=True)
+class Metadata:
+    """What a release says about itself, statically."""
+
+    name: str | None = None
+    version: str | None = None
+    requires: tuple[str, ...] = ()
+
+    def or_else(self, other: Metadata) -> Metadata:
+        """Fill the fields this one lacks from `other`."""
+        return Metadata(
+            name=self.name or other.name,
+            version=self.version or other.version,
+            requires=self.requires or other.requires,
+        )
+
+
+def read_core_metadata(text: str) -> Metadata:
+    """METADATA (wheel) or PKG-INFO (sdist): Name, Version and every Requires-Dist line."""
+    headers = HeaderParser().parsestr(text, headersonly=True)
+    requires = tuple(str(r).strip() for r in headers.get_all("Requires-Dist") or ())
+    name, version = headers.get("Name"), headers.get("Version")
+    return Metadata(
+        name=str(name).strip() if name else None,
+        version=str(version).strip() if version else None,
+        requires=requires,
+    )
+
+
+def read_pyproject(path: Path) -> Metadata:
+    """[project] name, static version, dependencies and optional-dependencies (with extras)."""
+    try:
+        project = tomllib.loads(path.read_text(encoding="utf-8")).get("project")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        log.warning("ignoring unreadable %s: %s", path, exc)
+        return Metadata()
+    if not isinstance(project, dict):
+        return Metadata()
+    return Metadata(
+        name=_str_or_none(project.get("name")),
+        version=_str_or_none(project.get("version")),
+        requires=tuple(_dependencies(project)),
+    )
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _dependencies(project: dict[str, Any]) -> Iterator[str]:
+    dependencies = project.get("dependencies")
+    if isinstance(dependencies, list):
+        yield from (str(d) for d in dependencies)
+    optional = project.get("optional-dependencies")
+    for extra, deps in sorted(optional.items() if isinstance(optional, dict) else ()):
+        if isinstance(deps, list):
+            yield from (with_extra(str(d), extra) for d in deps)
+
+
+def with_extra(requirement: str, extra: str) -> str:
+    """`requirement` restricted to `extra`, keeping any marker it already has."""
+    base, _, marker = requirement.partition(";")
+    condition = f'extra == "{extra}"'
+    if marker.strip():
+        return f"{base.strip()}; ({marker.strip()}) and {condition}"
+    return f"{base.strip()}; {condition}"
+
+
+def read_top_level(text: str) -> tuple[str, ...]:
+    """Names in a top_level.txt (the first path component of each line)."""
+    names = (line.strip().replace("\\", "/").split("/")[0] for line in text.splitlines())
+    return tuple(dict.fromkeys(n for n in names if n))
+
+
+def read_folder_metadata(project: Path) -> Metadata:
+    """pyproject.toml [project], completed from a PKG-INFO (sdist or *.egg-info) if present."""
+    meta = (
+        read_pyproject(project / "pyproject.toml")
+        if (project / "pyproject.toml").is_file()
+        else Metadata()
+    )
+    for candidate in _pkg_infos(project):
+        try:
+            text = candidate.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        return meta.or_else(read_core_metadata(text))
+    return meta
+
+
+def _pkg_infos(project: Path) -> list[Path]:
+    found = [project / "PKG-INFO"]
+    found += sorted(project.glob("*.egg-info/PKG-INFO")) + sorted(
+        project.glob("src/*.egg-info/PKG-INFO")
+    )
+    return [p for p in found if p.is_file()]
