@@ -1,0 +1,22 @@
+# Maintainers: the consumer scan stage, static and stdlib-only (ast, tokenize).
+#
+# Owns: reading the consumer's source and finding every reference into the provider.
+# Takes: a sources.SourceTree, the consumer's and the provider's import names, exclude globs.
+# Gives: model.ConsumerScan (Definitions, Edges, Sites, Unparsable, lines, suppressions) to the
+# graph and bind stages.
+#
+# Modules, in the order data flows through them:
+#   source.py   paths, module names, lines, parsing, `# drift-audit: ignore` comments
+#   walker.py   the one AST pass per file -> facts.py records (scopes.py, guards.py)
+#   imports.py  relative imports, IMPORT sites, try/except alternatives
+#   resolve.py  name lookup, consumer re-exports across modules, the class hierarchy
+#   calls.py    CALL / ATTRIBUTE sites and consumer edges from the recorded uses
+#   classes.py  SUBCLASS / OVERRIDE / SUPER_CALL sites
+#   consumer.py scan_consumer(): the order of work, sorting, assembling ConsumerScan
+"""Consumer scan: consumer source in, provider references (Sites) and a call graph's edges out."""
+
+from __future__ import annotations
+
+from auditor.scan.consumer import scan_consumer
+
+__all__ = ["scan_consumer"]

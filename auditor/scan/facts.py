@@ -1,0 +1,115 @@
+# Maintainers: the raw facts one walk over one file collects, before any name is resolved.
+#
+# Owns: `Use` (a name, attribute chain or call seen in some scope), `SuperUse`, `ClassFacts`
+# and `FileFacts`, plus `Positions`, which turns ast's positions (1-based lines, 0-based
+# UTF-8 byte offsets) into model.Location (1-based character columns) exactly once.
+# Takes: nothing but what the walker appends. Gives: input to resolve, calls and classes,
+# which turn facts into model.Site and model.Edge once every file's bindings are known.
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from auditor.model import CallShape, Definition, Edge, Location, Site
+
+if TYPE_CHECKING:
+    import ast
+
+    from auditor.scan.scopes import Scope
+
+Span = tuple[int, int, int, int]  # line, byte offset, end line, end byte offset (raw ast)
+
+
+def span_of(node: ast.expr | ast.stmt | ast.alias) -> Span:
+    end_line = node.end_lineno if node.end_lineno is not None else node.lineno
+    end_col = node.end_col_offset if node.end_col_offset is not None else node.col_offset
+    return (node.lineno, node.col_offset, end_line, end_col)
+
+
+@dataclass(frozen=True, slots=True)
+class Positions:
+    """Converts raw ast spans of one file to model.Location."""
+
+    path: str
+    lines: tuple[str, ...]
+
+    def column(self, line: int, offset: int) -> int:
+        if 1 <= line <= len(self.lines):
+            text = self.lines[line - 1]
+            if not text.isascii():
+                return len(text.encode("utf-8")[:offset].decode("utf-8", "ignore")) + 1
+        return offset + 1
+
+    def location(self, span: Span) -> Location:
+        line, col, end_line, end_col = span
+        return Location(
+            self.path, line, self.column(line, col), end_line, self.column(end_line, end_col)
+        )
+
+    def of(self, node: ast.expr | ast.stmt | ast.alias) -> Location:
+        return self.location(span_of(node))
+
+
+class UseKind(Enum):
+    NAME = "name"  # a bare name that is read (edges only)
+    ATTRIBUTE = "attribute"  # a dotted chain that is read, not called
+    CALL = "call"  # a dotted chain (or bare name) that is called
+
+
+@dataclass(eq=False, slots=True)
+class Use:
+    """Recorded for every name read, so it stays cheap: positions and shapes come later."""
+
+    scope: Scope
+    root: str
+    attrs: tuple[str, ...]
+    kind: UseKind
+    node: ast.expr  # the Name, the outermost Attribute, or the Call
+    guarded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SuperUse:
+    """`super().meth(...)` or `super(C, self).meth(...)`."""
+
+    scope: Scope
+    klass: str | None  # the class whose method holds the call
+    explicit: str | None  # the name `C` in `super(C, self)`
+    method: str
+    span: Span
+    call: CallShape
+    guarded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Method:
+    name: str
+    span: Span  # the name in the `def` line
+    guarded: bool
+
+
+@dataclass(slots=True)
+class ClassFacts:
+    path: str
+    qualname: str
+    scope: Scope  # where the bases are evaluated
+    bases: list[tuple[str, tuple[str, ...], Span]] = field(default_factory=list)
+    methods: list[Method] = field(default_factory=list)
+    guarded: bool = False
+
+
+@dataclass(slots=True)
+class FileFacts:
+    path: str
+    module: str
+    is_package: bool
+    positions: Positions
+    module_scope: Scope
+    uses: list[Use] = field(default_factory=list)
+    supers: list[SuperUse] = field(default_factory=list)
+    classes: list[ClassFacts] = field(default_factory=list)
+    definitions: list[Definition] = field(default_factory=list)
+    containment: list[Edge] = field(default_factory=list)
+    import_sites: list[Site] = field(default_factory=list)
+    module_refs: list[tuple[str, str]] = field(default_factory=list)  # (owner, target)

@@ -1,0 +1,78 @@
+# Maintainers: which blocks of consumer code are "guarded".
+#
+# Owns: recognising `try` statements whose handlers catch an import failure, `with
+# contextlib.suppress(ImportError)`, `if TYPE_CHECKING:` and `if` statements that test a
+# version (`__version__`, `version(...)`, `Version(...)`, `parse(...)`, `sys.version_info`,
+# `importlib.metadata`, names like `VLLM_VERSION` or `vllm_version`).
+# Takes: ast nodes. Gives: booleans to the walker, which marks every site inside such a
+# block `guarded=True` (the consumer already expects the provider to move there).
+from __future__ import annotations
+
+import ast
+import re
+
+_IMPORT_FAILURES = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+_WORD_SPLIT = re.compile(r"_+|(?<=[a-z0-9])(?=[A-Z])")
+_VERSION_HINT = re.compile(r"version|parse|importlib", re.IGNORECASE)
+
+
+def _last_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _catches_import_failure(handler: ast.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(_last_name(kind) in _IMPORT_FAILURES for kind in kinds)
+
+
+def catches_import_failure(handlers: list[ast.ExceptHandler]) -> bool:
+    """Whether one of a `try`'s handlers would swallow a failed import."""
+    return any(_catches_import_failure(h) for h in handlers)
+
+
+def suppresses_import_failure(node: ast.With | ast.AsyncWith) -> bool:
+    """`with contextlib.suppress(ImportError):` and the like."""
+    for item in node.items:
+        expr = item.context_expr
+        if not isinstance(expr, ast.Call) or _last_name(expr.func) != "suppress":
+            continue
+        if any(_last_name(arg) in _IMPORT_FAILURES for arg in expr.args):
+            return True
+    return False
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    """`if TYPE_CHECKING:` or `if typing.TYPE_CHECKING:`."""
+    return _last_name(test) == "TYPE_CHECKING"
+
+
+def _is_version_word(identifier: str) -> bool:
+    return any(word.lower() == "version" for word in _WORD_SPLIT.split(identifier))
+
+
+def _mentions_version(node: ast.AST) -> bool:
+    if isinstance(node, ast.Name):
+        return _is_version_word(node.id)
+    if isinstance(node, ast.Attribute):
+        if node.attr == "metadata" and _last_name(node.value) == "importlib":
+            return True
+        return _is_version_word(node.attr)
+    if isinstance(node, ast.Call):
+        return _last_name(node.func) == "parse"
+    return False
+
+
+def is_version_check(test: ast.expr, source: str | None = None) -> bool:
+    """Whether an `if` test looks at a version: both branches are then guarded.
+
+    `source`, the text of the lines the test spans, lets most tests be ruled out cheaply.
+    """
+    if source is not None and _VERSION_HINT.search(source) is None:
+        return False
+    return any(_mentions_version(node) for node in ast.walk(test))

@@ -1,0 +1,212 @@
+# Maintainers: what a name means, once every consumer file has been walked.
+#
+# Owns: the lookup of a name through Python's scopes (function -> enclosing functions ->
+# module, class bodies skipped, `global`/`nonlocal` honoured), the cross-module resolution of
+# consumer re-exports (`pkg.b.F`, where `pkg/b.py` did `from .a import F` and `pkg/a.py` did
+# `from vllm.x import F`, becomes `vllm.x.F`; any order, any depth, cycles cut), consumer
+# `from .m import *`, the consumer class hierarchy (bases, inherited methods), and which
+# consumer Definition a dotted path lands on.
+# Takes: every file's facts. Gives: answers to calls and classes; no sites of its own.
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from auditor.scan.imports import root_of
+from auditor.scan.scopes import NOT_HERE, Binding, Scope, local_binding
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from auditor.scan.facts import ClassFacts, FileFacts, Span
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedBase:
+    """One base of a consumer class: a provider path or a consumer class path."""
+
+    path: str
+    provider: bool
+    span: Span
+    alternatives: tuple[str, ...] = ()
+    uncertain: bool = False  # some candidates for the base are not the provider's
+
+
+def _join(path: str, attrs: Iterable[str]) -> str:
+    return ".".join((path, *attrs))
+
+
+def _unique(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
+
+
+class Resolver:
+    """Name lookup and re-export resolution over the whole consumer."""
+
+    def __init__(self, files: Sequence[FileFacts], providers: frozenset[str]) -> None:
+        self._providers = providers
+        self._modules: dict[str, Scope] = {}
+        self._classes: dict[str, ClassFacts] = {}
+        self.definitions: set[str] = set()
+        for facts in files:
+            self._modules.setdefault(facts.module, facts.module_scope)
+            self.definitions.update(d.name for d in facts.definitions)
+            for cls in facts.classes:
+                self._classes.setdefault(cls.qualname, cls)
+        self._methods = {q: {m.name for m in c.methods} for q, c in self._classes.items()}
+        self._roots = providers | {root_of(m) for m in self._modules}
+        self._paths: dict[str, tuple[str, ...]] = {}
+        self._active: set[str] = set()
+        self._bases: dict[str, tuple[ResolvedBase, ...]] = {}
+
+    # ------------------------------------------------------------------ names
+
+    def is_provider(self, path: str) -> bool:
+        return root_of(path) in self._providers
+
+    def may_matter(self, binding: Binding) -> bool:
+        """Whether a binding can lead to the provider or the consumer (not `torch`...)."""
+        return any(root_of(p) in self._roots for p in binding.paths)
+
+    def is_module(self, path: str) -> bool:
+        return path in self._modules
+
+    def lookup(self, scope: Scope, name: str) -> Binding | None:
+        """What `name` read in `scope` refers to, or None when unknown or local."""
+        current: Scope | None = scope
+        while current is not None:
+            if current.kind == "module":
+                return self.module_binding(current, name, frozenset())
+            if name in current.global_names:
+                current = self._module_of(current)
+                continue
+            hidden = current.kind == "class" and current is not scope
+            if not hidden and name not in current.nonlocal_names:
+                found = local_binding(current, name)
+                if found is not NOT_HERE:
+                    return found if isinstance(found, Binding) else None
+            current = current.parent
+        return None
+
+    @staticmethod
+    def _module_of(scope: Scope) -> Scope:
+        while scope.parent is not None:
+            scope = scope.parent
+        return scope
+
+    def module_binding(self, scope: Scope, name: str, seen: frozenset[str]) -> Binding | None:
+        """A module-level name, following consumer `from m import *` when not bound here."""
+        found = local_binding(scope, name)
+        if found is not NOT_HERE:
+            return found if isinstance(found, Binding) else None
+        if name.startswith("_"):
+            return None
+        for star in scope.star_modules:
+            source = self._modules.get(star)
+            if star in seen or source is None:
+                continue
+            if self.module_binding(source, name, seen | {scope.module}) is not None:
+                return Binding((f"{star}.{name}",))
+        return None
+
+    # ------------------------------------------------------------------ re-exports
+
+    def resolve_path(self, path: str) -> tuple[str, ...]:
+        """Follow consumer re-exports: the absolute paths `path` may stand for."""
+        cached = self._paths.get(path)
+        if cached is not None:
+            return cached
+        if path in self._active:
+            return (path,)
+        self._active.add(path)
+        try:
+            result = self._follow(path)
+        finally:
+            self._active.discard(path)
+        self._paths[path] = result
+        return result
+
+    def _follow(self, path: str) -> tuple[str, ...]:
+        parts = path.split(".")
+        if parts[0] in self._providers:
+            return (path,)
+        for i in range(len(parts) - 1, 0, -1):
+            scope = self._modules.get(".".join(parts[:i]))
+            if scope is not None:
+                break
+        else:
+            return (path,)
+        binding = self.module_binding(scope, parts[i], frozenset())
+        if binding is None or binding.is_def:
+            return (path,)
+        rest = parts[i + 1 :]
+        return _unique(r for p in binding.paths for r in self.resolve_path(_join(p, rest)))
+
+    def expand(self, binding: Binding, attrs: tuple[str, ...]) -> tuple[str, ...]:
+        """Every absolute path `root.attrs...` may stand for, re-exports followed."""
+        return _unique(r for p in binding.paths for r in self.resolve_path(_join(p, attrs)))
+
+    # ------------------------------------------------------------------ definitions
+
+    def definition_for(self, path: str, minimum: int = 0) -> str | None:
+        """The consumer Definition `path` lands on (longest prefix, inherited methods too).
+
+        `minimum` is a number of leading parts the answer must be longer than (`self.x`
+        must name more than the class itself).
+        """
+        parts = path.split(".")
+        for i in range(len(parts), 0, -1):
+            candidate = ".".join(parts[:i])
+            if candidate not in self.definitions:
+                continue
+            if i < len(parts) and candidate in self._classes:
+                member = self.class_member(candidate, parts[i], frozenset())
+                if member is not None:
+                    return member
+            return candidate if i > minimum else None
+        return None
+
+    def class_member(self, cls: str, name: str, seen: frozenset[str]) -> str | None:
+        """Where a consumer class (or a consumer base of it) defines method `name`."""
+        if name in self._methods.get(cls, ()):
+            return f"{cls}.{name}"
+        for base in self.bases(cls):
+            if not base.provider and base.path not in seen:
+                found = self.class_member(base.path, name, seen | {cls})
+                if found is not None:
+                    return found
+        return None
+
+    def is_class(self, path: str) -> bool:
+        return path in self._classes
+
+    def bases(self, cls: str) -> tuple[ResolvedBase, ...]:
+        """A consumer class's bases that are provider paths or consumer classes, in order."""
+        cached = self._bases.get(cls)
+        if cached is None:
+            self._bases[cls] = ()  # a class deriving from itself ends here
+            facts = self._classes.get(cls)
+            cached = self._compute_bases(facts) if facts is not None else ()
+            self._bases[cls] = cached
+        return cached
+
+    def direct_bases(self, facts: ClassFacts) -> tuple[ResolvedBase, ...]:
+        """The bases of this very class statement (a class may be defined twice)."""
+        if self._classes.get(facts.qualname) is facts:
+            return self.bases(facts.qualname)
+        return self._compute_bases(facts)
+
+    def _compute_bases(self, facts: ClassFacts) -> tuple[ResolvedBase, ...]:
+        out: list[ResolvedBase] = []
+        for root, attrs, span in facts.bases:
+            binding = self.lookup(facts.scope, root)
+            if binding is None:
+                continue
+            paths = self.expand(binding, attrs)
+            provider = [p for p in paths if self.is_provider(p)]
+            if provider:
+                uncertain = len(provider) < len(paths)
+                out.append(ResolvedBase(provider[0], True, span, tuple(provider[1:]), uncertain))
+            elif consumer := [p for p in paths if p in self._classes]:
+                out.append(ResolvedBase(consumer[0], False, span))
+        return tuple(out)

@@ -1,0 +1,126 @@
+# Maintainers: one consumer file as text, before and around the AST.
+#
+# Owns: which walked paths are scanned (exclude globs, `.pyi` next to a `.py`), the dotted
+# module name of a path, splitting text into lines the way the parser numbers them, parsing
+# (bad code becomes model.Unparsable, never an exception), and the inline suppression
+# comments `# drift-audit: ignore[slug, ...]`, found with tokenize so strings never count.
+# Takes: posix paths relative to the import root and their text.
+# Gives: plain values to scan.consumer.
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from fnmatch import fnmatchcase
+from typing import TYPE_CHECKING
+
+from auditor.model import Unparsable
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+_NEWLINES = re.compile(r"\r\n|\r|\n")
+_SUPPRESS = re.compile(r"#\s*drift-audit:\s*ignore\b(?:\[([^\]]*)\])?")
+_GLOB_CHARS = frozenset("*?[")
+_OTHER_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def module_name(path: str) -> str:
+    """`a/b/__init__.py` -> `a.b`; `a/b/c.py` -> `a.b.c` (`.pyi` likewise)."""
+    parts = path.rsplit(".", 1)[0].split("/")
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def is_package(path: str) -> bool:
+    return path.rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")
+
+
+def is_excluded(path: str, patterns: Sequence[str]) -> bool:
+    """fnmatch on the posix path; `**/x` also matches at the top, a bare folder its files."""
+    for raw in patterns:
+        pattern = raw.strip().removeprefix("./")
+        if not pattern:
+            continue
+        if fnmatchcase(path, pattern):
+            return True
+        if pattern.startswith("**/") and fnmatchcase(path, pattern[3:]):
+            return True
+        if not _GLOB_CHARS & set(pattern) and path.startswith(pattern.rstrip("/") + "/"):
+            return True
+    return False
+
+
+def select_paths(paths: Iterable[str], exclude: Sequence[str]) -> list[str]:
+    """The paths to scan, sorted: excluded ones dropped, a `.pyi` dropped next to its `.py`."""
+    unique = sorted(set(paths))
+    present = set(unique)
+    return [
+        p
+        for p in unique
+        if p.endswith((".py", ".pyi"))
+        and not is_excluded(p, exclude)
+        and not (p.endswith(".pyi") and p[:-1] in present)
+    ]
+
+
+def split_lines(text: str) -> tuple[str, ...]:
+    """Lines as the parser numbers them (\\r\\n, \\r and \\n), without line endings."""
+    if not text:
+        return ()
+    if not any(c in text for c in _OTHER_BREAKS):  # str.splitlines() would agree: faster
+        return tuple(text.splitlines())
+    lines = _NEWLINES.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return tuple(lines)
+
+
+def parse_source(path: str, text: str) -> ast.Module | Unparsable:
+    """The module's AST, or why it could not be parsed."""
+    try:
+        return ast.parse(text, filename=path)
+    except SyntaxError as exc:
+        line, column = exc.lineno, exc.offset
+        if line is None:  # NUL bytes (Python 3.11.4+) come without a position
+            line, column = _position_of(text, "\0")
+        return Unparsable(path, f"{type(exc).__name__}: {exc.msg}", line, column or 1)
+    except ValueError as exc:  # NUL bytes (older Pythons)
+        line, column = _position_of(text, "\0")
+        return Unparsable(path, f"ValueError: {exc}", line, column)
+    except (RecursionError, MemoryError) as exc:
+        return Unparsable(path, f"{type(exc).__name__}: nested too deeply to parse")
+
+
+def _position_of(text: str, char: str) -> tuple[int, int]:
+    index = text.find(char)
+    if index < 0:
+        return 1, 1
+    before = text[:index]
+    line = len(_NEWLINES.findall(before)) + 1
+    start = max(before.rfind("\n"), before.rfind("\r")) + 1
+    return line, index - start + 1
+
+
+def suppressions(text: str) -> dict[int, frozenset[str]]:
+    """line -> slugs ignored there (empty: all), from real comments only."""
+    if "drift-audit" not in text:
+        return {}
+    found: dict[int, frozenset[str]] = {}
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
+            if token.type == tokenize.COMMENT:
+                _add_suppression(found, token.start[0], token.string)
+    except (tokenize.TokenError, SyntaxError):
+        pass  # keep what was found before the bad spot
+    return found
+
+
+def _add_suppression(found: dict[int, frozenset[str]], line: int, comment: str) -> None:
+    match = _SUPPRESS.search(comment)
+    if match is None:
+        return
+    slugs = match.group(1) or ""
+    found[line] = frozenset(s.strip() for s in slugs.split(",") if s.strip())

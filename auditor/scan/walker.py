@@ -1,0 +1,411 @@
+# Maintainers: the one pass over one consumer file's AST.
+#
+# Owns: the scope structure (module, class, function, lambda, comprehension; decorators,
+# defaults, annotations and class bases evaluated in the enclosing scope, as Python does),
+# the guard context (try/except ImportError, TYPE_CHECKING, version checks, suppress), and
+# recording, without resolving anything yet: name bindings (into scopes.Scope), imports (via
+# imports.ImportRecorder), uses of names, chains and calls, `super()` calls, classes with
+# their bases and methods, Definitions and containment Edges.
+# Takes: a parsed ast.Module and its facts.FileFacts shell. Gives: the filled FileFacts.
+# Resolution waits until every file is walked (resolve.Resolver), so order never matters.
+from __future__ import annotations
+
+import ast
+import re
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from auditor.model import Definition, Edge
+from auditor.scan import guards
+from auditor.scan.calls import call_shape, dotted_chain, super_call
+from auditor.scan.facts import ClassFacts, Method, SuperUse, Use, UseKind, span_of
+from auditor.scan.imports import ImportRecorder, absolute_module
+from auditor.scan.scopes import Scope
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+
+    from auditor.model import CallShape
+    from auditor.scan.facts import FileFacts, Span
+    from auditor.scan.scopes import ScopeKind
+
+_DEF_KEYWORD = re.compile(rb"(?:async\s+)?def\s+")
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+Comprehension = ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
+
+
+class Walker:
+    """Visits one module once; see the comment block above."""
+
+    def __init__(self, facts: FileFacts, providers: frozenset[str], *, stub: bool) -> None:
+        self.facts = facts
+        self.imports = ImportRecorder(facts.positions, providers)
+        self.scope = facts.module_scope
+        self.guarded = stub  # a stub is never executed: everything in it is guarded
+        self.fallback = False  # stores here do not hide an imported name
+        self.klass: ClassFacts | None = None
+
+    def run(self, tree: ast.Module) -> FileFacts:
+        self._body(tree.body)
+        self.facts.import_sites = self.imports.finish()
+        return self.facts
+
+    # ------------------------------------------------------------------ machinery
+
+    def visit(self, node: ast.AST) -> None:
+        kind = type(node)
+        method = _DISPATCH.get(kind)
+        if method is not None:
+            method(self, node)
+        else:
+            self._children(node)
+
+    def _children(self, node: ast.AST) -> None:
+        """Visit every child, without this node's own handler."""
+        for name in _child_fields(type(node)):
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        self.visit(item)
+            elif isinstance(value, ast.AST):
+                self.visit(value)
+
+    def _body(self, nodes: Iterable[ast.AST]) -> None:
+        for node in nodes:
+            self.visit(node)
+
+    @contextmanager
+    def _context(self, *, guarded: bool = False, fallback: bool = False) -> Iterator[None]:
+        saved = self.guarded, self.fallback
+        self.guarded = self.guarded or guarded
+        self.fallback = self.fallback or fallback
+        try:
+            yield
+        finally:
+            self.guarded, self.fallback = saved
+
+    @contextmanager
+    def _entered(self, scope: Scope, klass: ClassFacts | None = None) -> Iterator[None]:
+        saved = self.scope, self.klass
+        self.scope, self.klass = scope, klass
+        try:
+            yield
+        finally:
+            self.scope, self.klass = saved
+
+    def _child_scope(self, kind: ScopeKind, owner: str) -> Scope:
+        return Scope(kind, owner, self.facts.module, parent=self.scope)
+
+    def _use(self, chain: tuple[str, ...], kind: UseKind, node: ast.expr) -> None:
+        self.facts.uses.append(Use(self.scope, chain[0], chain[1:], kind, node, self.guarded))
+
+    def _define(self, name: str, kind: str, node: ast.stmt) -> str:
+        path = f"{self.scope.owner}.{name}"
+        self.scope.bind_def(name, path, self.fallback)
+        location = self.facts.positions.of(node)
+        self.facts.definitions.append(Definition(path, kind, location))
+        self.facts.containment.append(Edge(self.scope.owner, path))
+        return path
+
+    # ------------------------------------------------------------------ imports
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            bound = alias.asname or alias.name.split(".", 1)[0]
+            self.scope.bind_import(bound, alias.name if alias.asname else bound)
+            self._record_import(alias.asname or alias.name, alias.name, alias, module_only=True)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        facts = self.facts
+        base = absolute_module(facts.module, facts.is_package, node.module, node.level)
+        if base is None:
+            return
+        for alias in node.names:
+            if alias.name == "*":
+                self.scope.star_modules.append(base)
+                self._record_import("*", base, alias, module_only=True)
+                continue
+            bound = alias.asname or alias.name
+            self.scope.bind_import(bound, f"{base}.{alias.name}")
+            self._record_import(bound, f"{base}.{alias.name}", alias, module_only=False)
+
+    def _record_import(self, key: str, target: str, node: ast.alias, *, module_only: bool) -> None:
+        owner = self.scope.owner
+        self.imports.record(
+            key, target, node, scope=owner, guarded=self.guarded, module_only=module_only
+        )
+        self.facts.module_refs.append((owner, target))
+
+    # ------------------------------------------------------------------ definitions
+
+    def visit_FunctionDef(self, node: FunctionNode) -> None:
+        self._body(node.decorator_list)
+        self._signature_outside(node.args, node.returns)
+        path = self._define(node.name, "function", node)
+        scope = self._child_scope("function", path)
+        self._bind_parameters(scope, node.args)
+        if self.scope.kind == "class" and self.klass is not None:
+            self._method(node, scope)
+        with self._entered(scope):
+            self._body(node.body)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _signature_outside(self, args: ast.arguments, returns: ast.expr | None) -> None:
+        for default in (*args.defaults, *args.kw_defaults):
+            if default is not None:
+                self.visit(default)
+        every = (*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg)
+        for arg in every:
+            if arg is not None and arg.annotation is not None:
+                self.visit(arg.annotation)
+        if returns is not None:
+            self.visit(returns)
+
+    @staticmethod
+    def _bind_parameters(scope: Scope, args: ast.arguments) -> None:
+        every = (*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg)
+        for arg in every:
+            if arg is not None:
+                scope.store(arg.arg, fallback=False)
+
+    def _method(self, node: FunctionNode, scope: Scope) -> None:
+        assert self.klass is not None
+        scope.method_of = self.klass.qualname
+        positional = (*node.args.posonlyargs, *node.args.args)
+        decorators = {dotted_chain(d) for d in node.decorator_list}
+        if positional and ("staticmethod",) not in decorators:
+            scope.self_name = positional[0].arg
+        span = self._name_span(node)
+        self.klass.methods.append(Method(node.name, span, self.guarded))
+
+    def _name_span(self, node: FunctionNode) -> Span:
+        lines = self.facts.positions.lines
+        text = lines[node.lineno - 1].encode("utf-8") if node.lineno <= len(lines) else b""
+        match = _DEF_KEYWORD.match(text, node.col_offset)
+        if match is None:
+            return span_of(node)
+        start = match.end()
+        return (node.lineno, start, node.lineno, start + len(node.name.encode("utf-8")))
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self._body(node.decorator_list)
+        path = f"{self.scope.owner}.{node.name}"
+        facts = ClassFacts(self.facts.path, path, self.scope, guarded=self.guarded)
+        for base in node.bases:
+            self._base(facts, base)
+        for keyword in node.keywords:
+            self.visit(keyword.value)
+        self._define(node.name, "class", node)
+        self.facts.classes.append(facts)
+        with self._entered(self._child_scope("class", path), facts):
+            self._body(node.body)
+
+    def _base(self, facts: ClassFacts, base: ast.expr) -> None:
+        target = base.value if isinstance(base, ast.Subscript) else base
+        chain = dotted_chain(target)
+        if chain is None:
+            self.visit(base)
+            return
+        facts.bases.append((chain[0], chain[1:], span_of(target)))
+        self._use(chain, UseKind.NAME, target)  # consumer edges only
+        if isinstance(base, ast.Subscript):
+            self.visit(base.slice)
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self._signature_outside(node.args, None)
+        scope = self._child_scope("lambda", self.scope.owner)
+        self._bind_parameters(scope, node.args)
+        with self._entered(scope, self.klass):
+            self.visit(node.body)
+
+    def _comprehension(self, node: Comprehension, results: tuple[ast.expr, ...]) -> None:
+        generators = node.generators
+        self.visit(generators[0].iter)
+        with self._entered(self._child_scope("comprehension", self.scope.owner), self.klass):
+            for i, generator in enumerate(generators):
+                if i:
+                    self.visit(generator.iter)
+                self.visit(generator.target)
+                self._body(generator.ifs)
+            self._body(results)
+
+    def visit_ListComp(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp) -> None:
+        self._comprehension(node, (node.elt,))
+
+    visit_SetComp = visit_GeneratorExp = visit_ListComp
+
+    def visit_DictComp(self, node: ast.DictComp) -> None:
+        self._comprehension(node, (node.key, node.value))
+
+    # ------------------------------------------------------------------ names
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Load):
+            self.facts.uses.append(Use(self.scope, node.id, (), UseKind.NAME, node, self.guarded))
+        else:
+            self._store(node.id)
+
+    def _store(self, name: str) -> None:
+        """A plain binding; under `global` it lands in the module's scope."""
+        scope = self.scope
+        if name in scope.global_names:
+            scope = self.facts.module_scope
+        scope.store(name, self.fallback)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.visit(node.value)
+        scope = self.scope
+        while scope.kind == "comprehension" and scope.parent is not None:
+            scope = scope.parent
+        if isinstance(node.target, ast.Name):
+            scope.store(node.target.id, self.fallback)
+
+    def visit_Global(self, node: ast.Global) -> None:
+        self.scope.global_names.update(node.names)
+
+    def visit_Nonlocal(self, node: ast.Nonlocal) -> None:
+        self.scope.nonlocal_names.update(node.names)
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        if node.type is not None:
+            self.visit(node.type)
+        if node.name:
+            self._store(node.name)
+        self._body(node.body)
+
+    def _store_pattern_name(self, name: str | None) -> None:
+        if name:
+            self._store(name)
+
+    def visit_MatchAs(self, node: ast.MatchAs) -> None:
+        self._store_pattern_name(node.name)
+        if node.pattern is not None:
+            self.visit(node.pattern)
+
+    def visit_MatchStar(self, node: ast.MatchStar) -> None:
+        self._store_pattern_name(node.name)
+
+    def visit_MatchMapping(self, node: ast.MatchMapping) -> None:
+        self._store_pattern_name(node.rest)
+        for child in (*node.keys, *node.patterns):
+            self.visit(child)
+
+    # ------------------------------------------------------------------ chains and calls
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        chain = dotted_chain(node) if isinstance(node.ctx, ast.Load) else None
+        if chain is not None:
+            self._use(chain, UseKind.ATTRIBUTE, node)
+        else:
+            self.visit(node.value)
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        """Iterative down the left spine: `a + b + ... + z` may be thousands deep."""
+        rights: list[ast.expr] = []
+        current: ast.expr = node
+        while isinstance(current, ast.BinOp):
+            rights.append(current.right)
+            current = current.left
+        self.visit(current)
+        self._body(reversed(rights))
+
+    def visit_Call(self, node: ast.Call) -> None:
+        chain = dotted_chain(node.func)
+        found_super = super_call(node.func) if chain is None else None
+        if found_super is not None:
+            self._super(found_super[0], found_super[1], node, call_shape(node))
+            self.visit(found_super[1])
+        elif chain is not None:
+            self._use(chain, UseKind.CALL, node)
+        else:
+            self.visit(node.func)
+        self._body(node.args)
+        for keyword in node.keywords:
+            self.visit(keyword.value)
+
+    def _super(self, method: str, inner: ast.Call, node: ast.Call, shape: CallShape) -> None:
+        explicit = inner.args[0] if inner.args else None
+        explicit_name = explicit.id if isinstance(explicit, ast.Name) else None
+        klass = self._enclosing_class()
+        use = SuperUse(self.scope, klass, explicit_name, method, span_of(node), shape, self.guarded)
+        self.facts.supers.append(use)
+
+    def _enclosing_class(self) -> str | None:
+        scope: Scope | None = self.scope
+        while scope is not None and scope.kind != "class":
+            if scope.method_of is not None:
+                return scope.method_of
+            scope = scope.parent
+        return None
+
+    # ------------------------------------------------------------------ guards
+
+    def visit_Try(self, node: ast.Try) -> None:
+        if not guards.catches_import_failure(node.handlers):
+            self._children(node)
+            return
+        branches = [self._branch(node.body, fallback=False)]
+        branches += [self._branch([h], fallback=True) for h in node.handlers]
+        self.imports.link(branches)
+        self._body(node.orelse)
+        self._body(node.finalbody)
+
+    visit_TryStar = visit_Try
+
+    def _branch(self, body: Iterable[ast.AST], *, fallback: bool) -> tuple[int, int]:
+        start = self.imports.mark()
+        with self._context(guarded=True, fallback=fallback):
+            self._body(body)
+        return start, self.imports.mark()
+
+    def visit_If(self, node: ast.If) -> None:
+        if guards.is_type_checking(node.test):
+            self.visit(node.test)
+            with self._context(guarded=True, fallback=True):
+                self._body(node.body)
+            with self._context(fallback=True):
+                self._body(node.orelse)
+        elif guards.is_version_check(node.test, self._source_of(node.test)):
+            with self._context(guarded=True):
+                self.visit(node.test)
+            first = self._branch(node.body, fallback=True)
+            self.imports.link([first, self._branch(node.orelse, fallback=True)])
+        else:
+            self._children(node)
+
+    def _source_of(self, node: ast.expr) -> str:
+        end = node.end_lineno if node.end_lineno is not None else node.lineno
+        return "\n".join(self.facts.positions.lines[node.lineno - 1 : end])
+
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            self.visit(item)
+        guarded = guards.suppresses_import_failure(node)
+        with self._context(guarded=guarded, fallback=guarded):
+            self._body(node.body)
+
+    visit_AsyncWith = visit_With
+
+
+def _leaf(_: Walker, __: ast.AST) -> None:
+    """Constants, contexts and operators hold no names."""
+
+
+_DISPATCH: dict[type[ast.AST], Callable[[Walker, ast.AST], None]] = {
+    getattr(ast, name[6:]): getattr(Walker, name)
+    for name in dir(Walker)
+    if name.startswith("visit_") and hasattr(ast, name[6:])
+}
+_LEAVES = (ast.Constant, ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+_DISPATCH.update((leaf, _leaf) for base in _LEAVES for leaf in (base, *base.__subclasses__()))
+_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
+_NOT_CHILDREN = frozenset({"ctx", "type_comment", "kind"})
+
+
+def _child_fields(kind: type[ast.AST]) -> tuple[str, ...]:
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _NOT_CHILDREN)
+    return fields
