@@ -1,0 +1,160 @@
+"""ProviderAPI: lookups by dotted path against small in-memory provider trees."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+from typing import TYPE_CHECKING
+
+import pytest
+
+from auditor.model import Lookup, SymbolKind
+from auditor.provider import ProviderAPI
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+
+class DictTree:
+    def __init__(self, files: dict[str, str]) -> None:
+        self.files = {k: dedent(v) for k, v in files.items()}
+
+    def read_text(self, path: str) -> str | None:
+        return self.files.get(path)
+
+    def is_dir(self, path: str) -> bool:
+        return any(k.startswith(path + "/") for k in self.files)
+
+    def walk(self) -> Iterator[str]:
+        return iter(sorted(self.files))
+
+
+ACME = {
+    "acme/__init__.py": """
+        from acme._core import Engine as Engine
+        from acme.util import *
+        """,
+    "acme/_core.py": """
+        class Base:
+            def __init__(self, a, b=1, *, c):
+                self.inst = a
+            def run(self, x): ...
+            @classmethod
+            def make(cls, y): ...
+            @staticmethod
+            def helper(z): ...
+            @property
+            def prop(self): ...
+
+        class Engine(Base):
+            pass
+
+        def decorated_by(f): return f
+
+        @decorated_by
+        def fancy(q): ...
+
+        class External(torch.nn.Module):
+            pass
+        """,
+    "acme/util.py": """
+        __all__ = ["tool"]
+        def tool(a, /, b): ...
+        """,
+    "acme/config/__init__.py": "from acme.config.cache import CacheConfig\n",
+    "acme/config/cache.py": """
+        from dataclasses import dataclass, field, KW_ONLY
+        from typing import ClassVar
+
+        @dataclass
+        class Parent:
+            p: int
+
+        @dataclass
+        class CacheConfig(Parent):
+            block_size: int = 16
+            names: list = field(default_factory=list)
+            hidden: int = field(init=False, default=0)
+            LIMIT: ClassVar[int] = 3
+            _: KW_ONLY
+            swap: float = 4.0
+        """,
+    "acme/dyn.py": "def __getattr__(name): ...\n",
+    "acme/broken.py": "def (:\n",
+}
+
+
+@pytest.fixture
+def api() -> ProviderAPI:
+    return ProviderAPI(DictTree(ACME), ("acme",), "0.1")
+
+
+def test_reexport_resolves_to_the_defining_module(api: ProviderAPI) -> None:
+    found = api.resolve("acme.Engine")
+    assert found.status is Lookup.FOUND
+    assert found.symbol is not None and found.symbol.path == "acme._core.Engine"
+
+
+def test_constructor_is_inherited_from_a_provider_base(api: ProviderAPI) -> None:
+    symbol = api.resolve("acme.Engine").symbol
+    assert symbol is not None and str(symbol.signature) == "(a, b=1, *, c)"
+
+
+def test_methods_found_through_bases(api: ProviderAPI) -> None:
+    assert api.resolve("acme.Engine.run").status is Lookup.FOUND
+    make = api.resolve("acme.Engine.make").symbol
+    assert make is not None and str(make.signature) == "(y)"  # cls dropped
+    helper = api.resolve("acme.Engine.helper").symbol
+    assert helper is not None and str(helper.signature) == "(z)"
+    prop = api.resolve("acme.Engine.prop").symbol
+    assert prop is not None and prop.kind is SymbolKind.ATTRIBUTE
+
+
+def test_missing_method_is_missing_name(api: ProviderAPI) -> None:
+    assert api.resolve("acme.Engine.gone").status is Lookup.MISSING_NAME
+
+
+def test_wildcard_reexport(api: ProviderAPI) -> None:
+    tool = api.resolve("acme.tool").symbol
+    assert tool is not None and str(tool.signature) == "(a, /, b)"
+
+
+def test_missing_module_and_missing_name(api: ProviderAPI) -> None:
+    assert api.resolve("acme.nothere", module_only=True).status is Lookup.MISSING_MODULE
+    assert api.resolve("acme.util.nothere").status is Lookup.MISSING_NAME
+    assert api.resolve("acme.util.tool", module_only=True).status is Lookup.MISSING_MODULE
+
+
+def test_dynamic_module_getattr_is_unknown(api: ProviderAPI) -> None:
+    assert api.resolve("acme.dyn.anything").status is Lookup.UNKNOWN
+
+
+def test_unparsable_provider_module_is_unknown_not_missing(api: ProviderAPI) -> None:
+    assert api.resolve("acme.broken.f").status is Lookup.UNKNOWN
+    assert api.resolve("acme.broken.g").status is Lookup.UNKNOWN
+
+
+def test_unknown_decorator_hides_the_signature(api: ProviderAPI) -> None:
+    fancy = api.resolve("acme._core.fancy").symbol
+    assert fancy is not None and fancy.signature is None and fancy.why_unknown
+
+
+def test_external_base_hides_the_constructor(api: ProviderAPI) -> None:
+    external = api.resolve("acme._core.External").symbol
+    assert external is not None and external.signature is None
+
+
+def test_dataclass_constructor_from_fields(api: ProviderAPI) -> None:
+    config = api.resolve("acme.config.CacheConfig").symbol
+    assert config is not None
+    assert str(config.signature) == (
+        "(p: int, block_size: int = 16, names: list = <factory list>, *, swap: float = 4.0)"
+    )
+
+
+def test_modules_are_loaded_lazily(api: ProviderAPI) -> None:
+    api.resolve("acme.util.tool")
+    assert api.modules_loaded == 2  # acme (the parent package) and acme.util
+
+
+def test_outside_the_provider_is_unknown(api: ProviderAPI) -> None:
+    assert api.resolve("torch.nn.Module").status is Lookup.UNKNOWN
