@@ -1,0 +1,9 @@
+# Maintainers: `python -m auditor` runs the same command as the `drift-audit` script.
+"""python -m auditor -> auditor.cli.main."""
+
+from __future__ import annotations
+
+from auditor.cli import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,413 @@
+# Maintainers: the command line, and the only module that writes to the terminal.
+#
+# Owns: parsing options (click lives here and nowhere else), merging them over the consumer
+# project's `[tool.drift-audit]` settings (the command line wins), calling
+# `auditor.pipeline.audit()`, choosing a reporter, writing the report (stdout, or a file
+# replaced atomically so a failure never leaves half a report), and turning the outcome into
+# an exit status: 0 nothing new at or above --fail-on, 1 findings, 2 the audit could not run
+# (an AuditError: one line and a hint), 130 interrupted. Any other exception is a bug: one
+# line asking for --debug, which re-raises it. Logging of the `drift_audit` logger goes to
+# stderr. Colour: text on a terminal only; NO_COLOR / FORCE_COLOR; --color/--no-color win.
+"""drift-audit's command line (click)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from auditor.config import FAIL_ON_CHOICES, Settings, find_project_root, load_settings
+from auditor.errors import AuditError, ConfigError, ExitCode
+from auditor.kinds import Kind, Severity
+from auditor.model import Status
+from auditor.reporters import REPORTERS, json_report, tool_version
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from auditor.model import Report
+
+PROG = "drift-audit"
+LOGGER = "drift_audit"
+INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+DEFAULT_FORMAT = "text"
+DEFAULT_FAIL_ON = "error"
+
+HELP = """Find the call sites in CONSUMER that a provider upgrade breaks, statically.
+
+CONSUMER is a project or package folder (default: the current folder), an
+installed distribution or import name, or a requirement NAME==VERSION read
+from the package index. Nothing is installed, imported or executed.
+
+Settings in [tool.drift-audit] of the consumer's pyproject.toml (against,
+baseline, fail-on, format, output, exclude, baseline-file) fill in defaults;
+the command line wins.
+
+\b
+Examples:
+  drift-audit speculators --against vllm==0.17
+  drift-audit . --against 'vllm>=0.12,<0.18' --baseline vllm==0.11.0
+  drift-audit . --against 'vllm==0.17.*' --format sarif -o drift.sarif
+  drift-audit . --against vllm==0.17 --write-baseline .drift-baseline.json --fail-on never
+  drift-audit . --against vllm==0.17 --baseline-file .drift-baseline.json
+  drift-audit . --against 'acme @ file:///home/me/src/acme'
+  drift-audit --list-kinds
+
+\b
+Exit status:
+  0    nothing new at or above --fail-on
+  1    new findings at or above --fail-on
+  2    the audit could not run (bad spec, unknown package or version,
+       unreadable input, index unreachable)
+  130  interrupted
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The command line as given (None / () where an option was not passed)."""
+
+    consumer: str = "."
+    against: tuple[str, ...] = ()
+    baseline: str | None = None
+    format: str | None = None
+    output: str | None = None
+    fail_on: str | None = None
+    baseline_file: str | None = None
+    write_baseline: str | None = None
+    offline: bool = False
+    cache_dir: str | None = None
+    index_url: str | None = None
+    exclude: tuple[str, ...] = ()
+    pre: bool = False
+    quiet: bool = False
+    verbose: bool = False
+    debug: bool = False
+    color: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Options merged over settings: what this run will do."""
+
+    against: tuple[str, ...]
+    baseline: str | None
+    format: str
+    output: str | None  # None: stdout
+    fail_on: str
+    exclude: tuple[str, ...]
+    baseline_file: str | None
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _list_kinds(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    click.echo(kinds_table(), nl=False)
+    ctx.exit(ExitCode.CLEAN)
+
+
+@click.command(
+    name=PROG,
+    help=HELP,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.argument("consumer", required=False, default=".")
+@click.option(
+    "--against",
+    "against",
+    multiple=True,
+    metavar="SPEC",
+    help="Provider requirement to audit against (PEP 508); repeatable. A range audits every "
+    "matching release. Required here or in [tool.drift-audit].",
+)
+@click.option(
+    "--baseline",
+    metavar="SPEC",
+    help="Provider release the consumer is known to work with. Default: inferred from the "
+    "consumer's metadata, else the installed version.",
+)
+@click.option(
+    "--format",
+    "format_",
+    type=click.Choice(list(REPORTERS)),
+    help=f"Report format. Default: {DEFAULT_FORMAT}.",
+)
+@click.option("-o", "--output", metavar="FILE", help="Write the report to FILE (- for stdout).")
+@click.option(
+    "--fail-on",
+    type=click.Choice(FAIL_ON_CHOICES),
+    help=f"Exit 1 when a new finding is at or above this severity. Default: {DEFAULT_FAIL_ON}.",
+)
+@click.option(
+    "--baseline-file",
+    metavar="FILE",
+    help="A previous JSON report; findings recorded there are 'baselined' and do not fail.",
+)
+@click.option("--write-baseline", metavar="FILE", help="Also write this run's JSON report to FILE.")
+@click.option("--offline", is_flag=True, help="Never use the network; use the cache only.")
+@click.option("--cache-dir", metavar="DIR", help="Where fetched sources are cached.")
+@click.option("--index-url", metavar="URL", help="Package index (simple API). Default: pip's.")
+@click.option(
+    "--exclude", multiple=True, metavar="GLOB", help="Consumer paths to skip; repeatable."
+)
+@click.option("--pre", is_flag=True, help="Let a range match pre-releases.")
+@click.option("-q", "--quiet", is_flag=True, help="Log errors only.")
+@click.option("-v", "--verbose", is_flag=True, help="Log progress.")
+@click.option("--debug", is_flag=True, help="Log everything; show tracebacks of internal errors.")
+@click.option(
+    "--color/--no-color",
+    default=None,
+    help="Colour the text report. Default: on a terminal, unless NO_COLOR is set.",
+)
+@click.option(
+    "--list-kinds",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_list_kinds,
+    help="List every kind of finding and exit.",
+)
+@click.version_option(tool_version(), "--version", prog_name=PROG, message="%(prog)s %(version)s")
+@click.pass_context
+def cli(ctx: click.Context, /, format_: str | None, **options: Any) -> None:
+    ctx.exit(run(Options(format=format_, **options)))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the `drift-audit` script and of `python -m auditor`."""
+    cli.main(args=list(argv) if argv is not None else None, prog_name=PROG)
+
+
+# --------------------------------------------------------------------------- running
+
+
+def run(opts: Options) -> int:
+    """Run one audit as the command line asks; the exit status."""
+    configure_logging(quiet=opts.quiet, verbose=opts.verbose, debug=opts.debug)
+    try:
+        return _run(opts)
+    except AuditError as exc:
+        logging.getLogger(LOGGER).debug("the audit could not run", exc_info=True)
+        _error(exc.message, exc.hint)
+        return ExitCode.ERROR
+    except KeyboardInterrupt:
+        click.echo(f"{PROG}: interrupted", err=True)
+        return INTERRUPTED
+    except (click.ClickException, click.exceptions.Exit, BrokenPipeError):
+        raise
+    except Exception as exc:
+        if opts.debug:
+            raise
+        click.echo(
+            f"{PROG}: internal error: {type(exc).__name__}: {exc} "
+            "(rerun with --debug for the traceback)",
+            err=True,
+        )
+        return ExitCode.ERROR
+
+
+def _run(opts: Options) -> int:
+    # imported here so --help, --version and --list-kinds start fast (no griffe, no networkx)
+    from auditor import pipeline
+
+    plan = make_plan(opts, settings_for(opts.consumer))
+    report = pipeline.audit(
+        opts.consumer,
+        plan.against,
+        baseline=plan.baseline,
+        index_url=opts.index_url,
+        cache_dir=opts.cache_dir,
+        offline=opts.offline,
+        exclude=plan.exclude,
+        pre=opts.pre,
+        baseline_file=plan.baseline_file,
+    )
+    write_report(report, plan, opts)
+    return exit_status(report, plan.fail_on)
+
+
+def settings_for(consumer: str) -> Settings:
+    """The consumer project's settings; empty when CONSUMER is not a project folder."""
+    root = find_project_root(consumer)
+    return load_settings(root) if root is not None else Settings()
+
+
+def make_plan(opts: Options, settings: Settings) -> Plan:
+    """Merge the command line over the settings (the command line wins)."""
+    against = opts.against or settings.against
+    if not against:
+        raise click.UsageError(
+            "missing --against SPEC (or `against` in [tool.drift-audit] of pyproject.toml)"
+        )
+    fmt = opts.format or settings.format or DEFAULT_FORMAT
+    if fmt not in REPORTERS:
+        raise ConfigError(
+            f"format = {fmt!r} in [tool.drift-audit] of {settings.source} is not one of "
+            f"{', '.join(REPORTERS)}"
+        )
+    output = opts.output or settings.output
+    return Plan(
+        against=against,
+        baseline=opts.baseline or _one_baseline(settings),
+        format=fmt,
+        output=None if output in (None, "-") else output,
+        fail_on=opts.fail_on or settings.fail_on or DEFAULT_FAIL_ON,
+        exclude=opts.exclude or settings.exclude,
+        baseline_file=opts.baseline_file or settings.baseline_file,
+    )
+
+
+def _one_baseline(settings: Settings) -> str | None:
+    if len(settings.baseline) > 1:
+        raise ConfigError(
+            f"baseline in [tool.drift-audit] of {settings.source} lists "
+            f"{len(settings.baseline)} releases; drift-audit takes one",
+            hint="keep one entry, or pass --baseline SPEC",
+        )
+    return settings.baseline[0] if settings.baseline else None
+
+
+def exit_status(report: Report, fail_on: str) -> int:
+    """1 when a new finding is at or above `fail_on` (never: always 0), else 0."""
+    if fail_on == "never":
+        return ExitCode.CLEAN
+    threshold = Severity(fail_on).rank
+    failing = any(f.status is Status.NEW and f.severity.rank >= threshold for f in report.findings)
+    return ExitCode.FINDINGS if failing else ExitCode.CLEAN
+
+
+# --------------------------------------------------------------------------- output
+
+
+def write_report(report: Report, plan: Plan, opts: Options) -> None:
+    """Render the report before touching any file, so a rendering error leaves none behind."""
+    color = use_color(
+        opts.color,
+        fmt=plan.format,
+        to_file=plan.output is not None,
+        env=os.environ,
+        isatty=sys.stdout.isatty(),
+    )
+    text = REPORTERS[plan.format](report, color=color)
+    if opts.write_baseline:
+        write_atomically(Path(opts.write_baseline), json_report.render(report))
+    if plan.output is None:
+        click.echo(text, nl=False, color=color)
+    else:
+        write_atomically(Path(plan.output), text)
+
+
+def use_color(
+    flag: bool | None, *, fmt: str, to_file: bool, env: Mapping[str, str], isatty: bool
+) -> bool:
+    """Colour only the text format: --color/--no-color, else NO_COLOR, FORCE_COLOR, a tty."""
+    if fmt != "text":
+        return False
+    if flag is not None:
+        return flag
+    if to_file or env.get("NO_COLOR"):
+        return False
+    return bool(env.get("FORCE_COLOR")) or isatty
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temp file in the same folder and os.replace.
+
+    Raises:
+        AuditError: the folder does not exist or is not writable.
+    """
+    folder = path.parent
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise _write_error(path, exc) from exc
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        Path(tmp).chmod(0o666 & ~_umask())
+        Path(tmp).replace(path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise _write_error(path, exc) from exc
+        raise
+
+
+def _write_error(path: Path, exc: OSError) -> AuditError:
+    return AuditError(
+        f"cannot write {path}: {exc.strerror or exc}",
+        hint="check that the folder exists and is writable",
+    )
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# --------------------------------------------------------------------------- terminal
+
+
+def _error(message: str, hint: str | None) -> None:
+    click.echo(f"{PROG}: error: {message}", err=True)
+    if hint:
+        click.echo(f"{PROG}: hint: {hint}", err=True)
+
+
+def kinds_table() -> str:
+    """`--list-kinds`: slug, severity and summary of every kind, aligned."""
+    kinds = list(Kind)
+    slug_width = max(len(k.slug) for k in kinds)
+    sev_width = max(len(k.severity.value) for k in kinds)
+    return "".join(
+        f"{k.slug:<{slug_width}}  {k.severity.value:<{sev_width}}  {k.summary}\n" for k in kinds
+    )
+
+
+class _Formatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        text = f"{PROG}: {record.levelname.lower()}: {record.getMessage()}"
+        if record.exc_info:
+            text += "\n" + self.formatException(record.exc_info)
+        return text
+
+
+class _EchoHandler(logging.Handler):
+    """Writes to whatever stderr is now (CliRunner swaps it between runs)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            click.echo(self.format(record), err=True)
+        except Exception:
+            self.handleError(record)
+
+
+def configure_logging(*, quiet: bool, verbose: bool, debug: bool) -> None:
+    """The `drift_audit` logger to stderr: WARNING; INFO with -v; ERROR with -q; DEBUG."""
+    logger = logging.getLogger(LOGGER)
+    for handler in [h for h in logger.handlers if isinstance(h, _EchoHandler)]:
+        logger.removeHandler(handler)
+    handler = _EchoHandler()
+    handler.setFormatter(_Formatter())
+    logger.addHandler(handler)
+    logger.propagate = False
+    level = logging.WARNING
+    if quiet:
+        level = logging.ERROR
+    if verbose:
+        level = logging.INFO
+    if debug:
+        level = logging.DEBUG
+    logger.setLevel(level)

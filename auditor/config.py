@@ -1,0 +1,165 @@
+# Maintainers: `[tool.drift-audit]` in a consumer project's pyproject.toml -> Settings.
+#
+# Owns: the set of valid keys, their types, and finding the project root from the CONSUMER
+# argument. Takes a folder; gives a frozen Settings (empty when there is no pyproject.toml or
+# no table). An unknown key or a wrong type is a ConfigError naming the key (and, for a
+# typo, the closest valid key). Paths (`output`, `baseline-file`) are resolved against the
+# project folder, so they mean the same wherever drift-audit is run from. Precedence
+# (defaults < this file < command line) is the CLI's job. tomli is used only below 3.11.
+"""Read `[tool.drift-audit]` from pyproject.toml into Settings."""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeGuard
+
+from auditor.errors import ConfigError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+PYPROJECT = "pyproject.toml"
+TABLE = "drift-audit"
+FAIL_ON_CHOICES = ("error", "warning", "info", "never")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Settings from `[tool.drift-audit]`; None or () where the file says nothing."""
+
+    against: tuple[str, ...] = ()
+    baseline: tuple[str, ...] = ()
+    fail_on: str | None = None
+    format: str | None = None
+    output: str | None = None
+    exclude: tuple[str, ...] = ()
+    baseline_file: str | None = None
+    source: Path | None = None  # the pyproject.toml they came from, for messages
+
+
+KEYS = ("against", "baseline", "fail-on", "format", "output", "exclude", "baseline-file")
+_STR = "a string"
+_STR_OR_LIST = "a string or a list of strings"
+_LIST = "a list of strings"
+
+
+def load_settings(project_dir: Path) -> Settings:
+    """Settings from `project_dir/pyproject.toml`; empty Settings when there is none.
+
+    Raises:
+        ConfigError: the file cannot be read or parsed, or the table has an unknown key, a
+            value of the wrong type, or a `fail-on` outside error/warning/info/never.
+    """
+    path = project_dir / PYPROJECT
+    table = _read_table(path) if path.is_file() else None
+    if table is None:
+        return Settings()
+    _check_keys(table, path)
+    where = f"[tool.{TABLE}] of {path}"
+    return Settings(
+        against=_strings(table, "against", where, allow_str=True),
+        baseline=_strings(table, "baseline", where, allow_str=True),
+        fail_on=_choice(table, "fail-on", FAIL_ON_CHOICES, where),
+        format=_string(table, "format", where),
+        output=_path(table, "output", where, project_dir),
+        exclude=_strings(table, "exclude", where, allow_str=False),
+        baseline_file=_path(table, "baseline-file", where, project_dir),
+        source=path,
+    )
+
+
+def _read_table(path: Path) -> dict[str, Any] | None:
+    try:
+        with path.open("rb") as fh:
+            document = tomllib.load(fh)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
+    tool = document.get("tool")
+    table = tool.get(TABLE) if isinstance(tool, dict) else None
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ConfigError(f"[tool.{TABLE}] in {path} must be a table, not {_toml_type(table)}")
+    return table
+
+
+def _check_keys(table: dict[str, Any], path: Path) -> None:
+    for key in sorted(table):
+        if key not in KEYS:
+            raise ConfigError(
+                f"unknown key {key!r} in [tool.{TABLE}] of {path}", hint=_key_hint(key)
+            )
+
+
+def _key_hint(key: str) -> str:
+    close = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
+    valid = ", ".join(KEYS)
+    return f"did you mean {close[0]!r}? valid keys: {valid}" if close else f"valid keys: {valid}"
+
+
+def _wrong_type(key: str, expected: str, value: object, where: str) -> ConfigError:
+    return ConfigError(f"{key} in {where} must be {expected}, not {_toml_type(value)}")
+
+
+def _strings(table: dict[str, Any], key: str, where: str, *, allow_str: bool) -> tuple[str, ...]:
+    value = table.get(key, [])
+    if allow_str and isinstance(value, str):
+        return (value,)
+    if _is_string_list(value):
+        return tuple(value)
+    raise _wrong_type(key, _STR_OR_LIST if allow_str else _LIST, value, where)
+
+
+def _string(table: dict[str, Any], key: str, where: str) -> str | None:
+    value = table.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise _wrong_type(key, _STR, value, where)
+
+
+def _choice(table: dict[str, Any], key: str, choices: tuple[str, ...], where: str) -> str | None:
+    value = _string(table, key, where)
+    if value is not None and value not in choices:
+        raise ConfigError(f"{key} = {value!r} in {where} is not one of {', '.join(choices)}")
+    return value
+
+
+def _path(table: dict[str, Any], key: str, where: str, project_dir: Path) -> str | None:
+    value = _string(table, key, where)
+    return None if value is None else str(project_dir / value)
+
+
+def _is_string_list(value: object) -> TypeGuard[list[str]]:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _toml_type(value: object) -> str:
+    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string"}
+    names.update({list: "an array", dict: "a table"})
+    return names.get(type(value), type(value).__name__)
+
+
+def find_project_root(consumer: str) -> Path | None:
+    """The folder whose pyproject.toml holds CONSUMER's settings, if CONSUMER is a folder.
+
+    That is CONSUMER itself when it has a pyproject.toml; else, for a package folder (one with
+    `__init__.py`), its parent, or its grandparent in a `src/` layout, when that has one.
+    None for anything else (an installed distribution, a requirement, a missing path).
+    """
+    folder = Path(consumer)
+    if not folder.is_dir():
+        return None
+    if (folder / PYPROJECT).is_file():
+        return folder
+    if not (folder / "__init__.py").is_file():
+        return None
+    parent = folder.resolve().parent
+    candidates = [parent, parent.parent] if parent.name == "src" else [parent]
+    return next((c for c in candidates if (c / PYPROJECT).is_file()), None)

@@ -1,0 +1,90 @@
+# Maintainers: helpers shared by the reporter modules, and nothing else.
+#
+# Owns: the tool's name, version and home page as reports print them, and the per-status /
+# per-severity tallies that the text and markdown reporters both summarise. Takes a Report,
+# gives plain values. No formatting decisions live here: each reporter keeps its own shape.
+"""Shared, format-neutral helpers for the reporters."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from importlib import metadata
+from typing import TYPE_CHECKING
+
+from auditor.kinds import Kind
+from auditor.model import Status
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from auditor.model import Finding, Report
+
+TOOL_NAME = "drift-audit"
+INFORMATION_URI = "https://github.com/drift-audit/drift-audit"
+UNKNOWN_VERSION = "0+unknown"
+
+
+def tool_version() -> str:
+    """The installed distribution's version; from a checkout, `auditor.__version__`."""
+    try:
+        return metadata.version(TOOL_NAME)
+    except metadata.PackageNotFoundError:
+        # read, not imported: `import auditor` here would add an edge from reporters up to
+        # the package's lazy pipeline import, which the layers contract forbids
+        package = sys.modules.get("auditor")
+        return str(getattr(package, "__version__", UNKNOWN_VERSION))
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """How many findings a report holds, by status and, for new ones, by severity."""
+
+    new_error: int = 0
+    new_warning: int = 0
+    new_info: int = 0
+    preexisting: int = 0
+    baselined: int = 0
+    suppressed: int = 0
+
+    @property
+    def new(self) -> int:
+        return self.new_error + self.new_warning + self.new_info
+
+
+def tally(findings: Iterable[Finding]) -> Tally:
+    """Count findings by status, splitting the new ones by severity."""
+    counts = dict.fromkeys(Tally.__dataclass_fields__, 0)
+    for finding in findings:
+        if finding.status is Status.NEW:
+            counts[f"new_{finding.severity.value}"] += 1
+        else:
+            counts[finding.status.value] += 1
+    return Tally(**counts)
+
+
+def count_by_kind(findings: Iterable[Finding]) -> dict[Kind, dict[Status, int]]:
+    """Per kind present (catalogue order), how many findings have each status."""
+    table: dict[Kind, dict[Status, int]] = {}
+    for finding in findings:
+        row = table.setdefault(finding.kind, dict.fromkeys(Status, 0))
+        row[finding.status] += 1
+    order = list(Kind)
+    return dict(sorted(table.items(), key=lambda item: order.index(item[0])))
+
+
+def plural(count: int, word: str, plural_word: str | None = None) -> str:
+    """`1 file`, `2 files`; `plural_word` for irregular forms."""
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {plural_word or word + 's'}"
+
+
+def provider_line(report: Report) -> str:
+    """`speculators 0.3.0 against vllm 0.16.0, 0.17.0 (baseline 0.11.0)`."""
+    consumer = report.consumer
+    provider = report.provider
+    who = f"{consumer.name} {consumer.version}" if consumer.version else consumer.name
+    targets = ", ".join(provider.targets) or "(no release)"
+    base = f"baseline {provider.baseline}" if provider.baseline else "no baseline"
+    return f"{who} against {provider.name} {targets} ({base})"

@@ -1,0 +1,73 @@
+# Maintainers: GitHub Actions workflow commands, one per finding, for inline annotations.
+#
+# Owns: the command line shape and its escaping (the same rules as the Actions toolkit:
+# data escapes %, CR, LF; property values also escape `:` and `,`). Reporters do not filter,
+# so every finding is emitted: a new one at the level of its severity (error/warning/notice);
+# a preexisting, baselined or suppressed one as a `notice`, its status in the message, so the
+# annotation is still visible but never looks like a failure. Exit codes are the CLI's job.
+"""GitHub Actions reporter: `::error file=...,line=...::message` lines."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from auditor.kinds import Severity
+from auditor.model import Status
+
+if TYPE_CHECKING:
+    from auditor.model import Finding, Report
+
+NAME = "github"
+
+LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def render(report: Report, *, color: bool = False) -> str:
+    """One workflow command per finding, in report order; "" when there is none."""
+    return "".join(command(f) + "\n" for f in report.findings)
+
+
+def command(finding: Finding) -> str:
+    """The workflow command for one finding."""
+    loc = finding.location
+    props = {
+        "file": loc.path,
+        "line": str(loc.line),
+        "col": str(loc.column),
+        "endLine": str(loc.end_line),
+        "endColumn": str(loc.end_column),
+        "title": finding.kind.slug,
+    }
+    joined = ",".join(f"{key}={escape_property(value)}" for key, value in props.items())
+    return f"::{level(finding)} {joined}::{escape_data(message(finding))}"
+
+
+def level(finding: Finding) -> str:
+    """error/warning/notice from the severity for a new finding; notice otherwise."""
+    if finding.status is not Status.NEW:
+        return "notice"
+    return LEVELS[finding.severity]
+
+
+def message(finding: Finding) -> str:
+    """The message, the status when not new, then signatures and suggestion on more lines."""
+    lines = [finding.message]
+    if finding.status is not Status.NEW:
+        lines[0] += f" [{finding.status.value}]"
+    if finding.baseline_signature is not None:
+        lines.append(f"baseline: {finding.baseline_signature}")
+    if finding.target_signature is not None:
+        lines.append(f"target: {finding.target_signature}")
+    if finding.suggestion:
+        lines.append(f"suggestion: {finding.suggestion}")
+    return "\n".join(lines)
+
+
+def escape_data(value: str) -> str:
+    """Escape a command's message: `%`, CR and LF."""
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    """Escape a property value: as data, plus `:` and `,`."""
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")

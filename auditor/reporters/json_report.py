@@ -1,0 +1,264 @@
+# Maintainers: the JSON report, schema version 1 (DESIGN.md "JSON report"), both ways.
+#
+# Owns: the exact key order of the document and of each finding, and reading a document back
+# into a Report (`load_report`), which is also how a baseline file is read: a baseline is just
+# a previous report. Takes a Report; gives a string, or a Report from text or a file.
+# `severity`, `message`, `first_broken` and `fingerprint` are derived from a Finding's facts:
+# they are written for readers and ignored on load. `scope` and `source` are extra fields
+# (not in DESIGN's list) that the fingerprint and the text reporter need.
+# Change the shape only with a new SCHEMA_VERSION; the round-trip test keeps this honest.
+"""JSON reporter (schema version 1) and its reader, `load_report`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from auditor.errors import AuditError
+from auditor.kinds import Kind
+from auditor.model import ConsumerInfo, Finding, Location, ProviderInfo, Report, Stats, Status
+from auditor.reporters.common import TOOL_NAME, tool_version
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+NAME = "json"
+SCHEMA_VERSION = 1
+
+_HINT = "pass a file written by `drift-audit --format json` or `--write-baseline FILE`"
+
+
+def render(report: Report, *, color: bool = False) -> str:
+    """The whole report as schema-version-1 JSON, with a trailing newline."""
+    return json.dumps(to_dict(report), indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def to_dict(report: Report) -> dict[str, Any]:
+    """The report as plain JSON-ready data, keys in schema order."""
+    consumer, provider, stats = report.consumer, report.provider, report.stats
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": TOOL_NAME, "version": tool_version()},
+        "consumer": {"name": consumer.name, "version": consumer.version, "origin": consumer.origin},
+        "provider": {
+            "name": provider.name,
+            "baseline": provider.baseline,
+            "targets": list(provider.targets),
+        },
+        "findings": [finding_to_dict(f) for f in report.findings],
+        "stats": {
+            "files_scanned": stats.files_scanned,
+            "call_sites": stats.call_sites,
+            "provider_modules_loaded": stats.provider_modules_loaded,
+            "bytes_fetched": stats.bytes_fetched,
+            "seconds": round(stats.seconds, 3),
+        },
+    }
+
+
+def finding_to_dict(finding: Finding) -> dict[str, Any]:
+    """One finding, keys in schema order (DESIGN's fields, then `scope` and `source`)."""
+    loc = finding.location
+    return {
+        "fingerprint": finding.fingerprint,
+        "kind": finding.kind.slug,
+        "severity": finding.severity.value,
+        "message": finding.message,
+        "path": loc.path,
+        "line": loc.line,
+        "column": loc.column,
+        "end_line": loc.end_line,
+        "end_column": loc.end_column,
+        "symbol": finding.symbol,
+        "parameter": finding.parameter,
+        "broken_in": list(finding.broken_in),
+        "first_broken": finding.first_broken,
+        "baseline_signature": finding.baseline_signature,
+        "target_signature": finding.target_signature,
+        "reached_from": [list(chain) for chain in finding.reached_from],
+        "suggestion": finding.suggestion,
+        "status": finding.status.value,
+        "scope": finding.scope,
+        "source": [[number, text] for number, text in finding.source],
+    }
+
+
+# --------------------------------------------------------------------------- reading back
+
+
+def load_report(text_or_path: str | Path) -> Report:
+    """Read a JSON report (text, or a path to a file) back into a Report.
+
+    Args:
+        text_or_path: the document itself (a string starting with `{`) or a file path.
+
+    Raises:
+        AuditError: the file cannot be read, is not JSON, is not a drift-audit report, or has
+            a schema version this drift-audit does not read.
+    """
+    text, where = _read_source(text_or_path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise AuditError(
+            f"{where} is not valid JSON: {exc.msg} (line {exc.lineno})", hint=_HINT
+        ) from exc
+    return from_dict(data, where=where)
+
+
+def from_dict(data: object, *, where: str = "the report") -> Report:
+    """Build a Report from parsed schema-version-1 data; AuditError when it does not fit."""
+    top = _mapping(data, where)
+    version = top.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise AuditError(
+            f"{where} has schema_version {version!r}; this drift-audit reads version "
+            f"{SCHEMA_VERSION}",
+            hint="write it again with this drift-audit (--format json or --write-baseline)",
+        )
+    findings = _get(top, "findings", list, where)
+    return Report(
+        consumer=_consumer(_mapping(_get(top, "consumer", dict, where), f"{where}: consumer")),
+        provider=_provider(_mapping(_get(top, "provider", dict, where), f"{where}: provider")),
+        findings=tuple(
+            _finding(item, f"{where}: findings[{i}]") for i, item in enumerate(findings)
+        ),
+        stats=_stats(_mapping(_get(top, "stats", dict, where), f"{where}: stats")),
+    )
+
+
+def _read_source(text_or_path: str | Path) -> tuple[str, str]:
+    if isinstance(text_or_path, str) and text_or_path.lstrip().startswith("{"):
+        return text_or_path, "the JSON report"
+    path = Path(text_or_path)
+    try:
+        return path.read_text(encoding="utf-8"), str(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise AuditError(f"cannot read report {path}: {reason}", hint=_HINT) from exc
+
+
+def _mapping(value: object, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise AuditError(f"{where} is not a drift-audit report (expected an object)", hint=_HINT)
+    return value
+
+
+def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    """data[key], checked against `kind` (include type(None) for nullable fields).
+
+    JSON values are untyped until checked here, hence `Any`.
+    """
+    if key not in data:
+        raise AuditError(f"{where}: missing field {key!r}", hint=_HINT)
+    value = data[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        raise AuditError(f"{where}: field {key!r} has the wrong type", hint=_HINT)
+    return value
+
+
+def _get_extra(data: Mapping[str, Any], key: str, kind: type, where: str, default: Any) -> Any:
+    """An extra field (`scope`, `source`): a default when absent, checked when present."""
+    return _get(data, key, kind, where) if key in data else default
+
+
+_OPT_STR = (str, type(None))
+
+
+def _consumer(data: Mapping[str, Any]) -> ConsumerInfo:
+    where = "consumer"
+    return ConsumerInfo(
+        name=_get(data, "name", str, where),
+        version=_get(data, "version", _OPT_STR, where),
+        origin=_get(data, "origin", str, where),
+    )
+
+
+def _provider(data: Mapping[str, Any]) -> ProviderInfo:
+    where = "provider"
+    return ProviderInfo(
+        name=_get(data, "name", str, where),
+        baseline=_get(data, "baseline", _OPT_STR, where),
+        targets=_strings(_get(data, "targets", list, where), f"{where}.targets"),
+    )
+
+
+def _stats(data: Mapping[str, Any]) -> Stats:
+    where = "stats"
+    return Stats(
+        files_scanned=_get(data, "files_scanned", int, where),
+        call_sites=_get(data, "call_sites", int, where),
+        provider_modules_loaded=_get(data, "provider_modules_loaded", int, where),
+        bytes_fetched=_get(data, "bytes_fetched", int, where),
+        seconds=float(_get(data, "seconds", (int, float), where)),
+    )
+
+
+def _finding(value: object, where: str) -> Finding:
+    data = _mapping(value, where)
+    return Finding(
+        kind=_kind(_get(data, "kind", str, where), where),
+        location=_location(data, where),
+        scope=_get_extra(data, "scope", str, where, ""),
+        symbol=_get(data, "symbol", str, where),
+        parameter=_get(data, "parameter", _OPT_STR, where),
+        broken_in=_strings(_get(data, "broken_in", list, where), f"{where}.broken_in"),
+        baseline_signature=_get(data, "baseline_signature", _OPT_STR, where),
+        target_signature=_get(data, "target_signature", _OPT_STR, where),
+        reached_from=_chains(_get(data, "reached_from", list, where), where),
+        suggestion=_get(data, "suggestion", _OPT_STR, where),
+        status=_status(_get(data, "status", str, where), where),
+        source=_source(_get_extra(data, "source", list, where, []), where),
+    )
+
+
+def _location(data: Mapping[str, Any], where: str) -> Location:
+    return Location(
+        path=_get(data, "path", str, where),
+        line=_get(data, "line", int, where),
+        column=_get(data, "column", int, where),
+        end_line=_get(data, "end_line", int, where),
+        end_column=_get(data, "end_column", int, where),
+    )
+
+
+_NEWER_HINT = "the report may come from a newer drift-audit; write it again with this one"
+
+
+def _kind(slug: str, where: str) -> Kind:
+    try:
+        return Kind.from_slug(slug)
+    except ValueError as exc:
+        raise AuditError(f"{where}: unknown kind {slug!r}", hint=_NEWER_HINT) from exc
+
+
+def _status(value: str, where: str) -> Status:
+    try:
+        return Status(value)
+    except ValueError as exc:
+        raise AuditError(f"{where}: unknown status {value!r}", hint=_NEWER_HINT) from exc
+
+
+def _strings(values: list[Any], where: str) -> tuple[str, ...]:
+    if not all(isinstance(v, str) for v in values):
+        raise AuditError(f"{where}: expected a list of strings", hint=_HINT)
+    return tuple(values)
+
+
+def _chains(values: list[Any], where: str) -> tuple[tuple[str, ...], ...]:
+    if not all(isinstance(chain, list) for chain in values):
+        raise AuditError(f"{where}.reached_from: expected a list of lists", hint=_HINT)
+    return tuple(_strings(chain, f"{where}.reached_from") for chain in values)
+
+
+def _source(pairs: list[Any], where: str) -> tuple[tuple[int, str], ...]:
+    def is_pair(p: object) -> bool:
+        return (
+            isinstance(p, list) and len(p) == 2 and isinstance(p[0], int) and isinstance(p[1], str)
+        )
+
+    if not all(is_pair(p) for p in pairs):
+        raise AuditError(f"{where}.source: expected a list of [line, text] pairs", hint=_HINT)
+    return tuple((p[0], p[1]) for p in pairs)

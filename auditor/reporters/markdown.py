@@ -1,0 +1,101 @@
+# Maintainers: a compact summary for a pull-request comment (GitHub-flavoured Markdown).
+#
+# Owns: the layout. A heading and the context line, a table of counts by kind and status,
+# a table of the new findings, and the preexisting ones folded in a <details> block; baselined
+# and suppressed findings are only counted. No links (paths are relative to the consumer's
+# import root, not the repository) and no timings, so the comment is stable between runs.
+# Every cell goes through `cell()`: `|` escaped, newlines flattened.
+"""Markdown reporter: counts and new findings, for a PR comment."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from auditor.model import Status
+from auditor.reporters.common import count_by_kind, plural, provider_line, tally
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from auditor.model import Finding, Report
+
+NAME = "markdown"
+
+STATUS_COLUMNS = (Status.NEW, Status.PREEXISTING, Status.BASELINED, Status.SUPPRESSED)
+FINDING_HEADER = ("Location", "Kind", "Symbol", "Parameter", "First broken")
+
+
+def render(report: Report, *, color: bool = False) -> str:
+    """The PR-comment summary as Markdown, with a trailing newline."""
+    blocks = [f"## drift-audit\n\n{provider_line(report)}", _headline(report)]
+    if report.findings:
+        blocks.append(_counts_table(report))
+    new = [f for f in report.findings if f.status is Status.NEW]
+    if new:
+        blocks.append("### New findings\n\n" + _findings_table(new))
+    old = [f for f in report.findings if f.status is Status.PREEXISTING]
+    if old:
+        blocks.append(_details(f"{plural(len(old), 'preexisting finding')}", old))
+    return "\n\n".join(blocks) + "\n"
+
+
+def _headline(report: Report) -> str:
+    files = plural(report.stats.files_scanned, "file")
+    if not report.findings:
+        return f"**No drift found** in {files}."
+    t = tally(report.findings)
+    return (
+        f"**{t.new} new** ({plural(t.new_error, 'error')}, {plural(t.new_warning, 'warning')}, "
+        f"{t.new_info} info), {t.preexisting} preexisting, {t.baselined} baselined, "
+        f"{t.suppressed} suppressed, in {files}."
+    )
+
+
+def _counts_table(report: Report) -> str:
+    header = ["Kind", "Severity", *(s.value.capitalize() for s in STATUS_COLUMNS)]
+    rows = [
+        [f"`{kind.slug}`", kind.severity.value, *(str(counts[s]) for s in STATUS_COLUMNS)]
+        for kind, counts in count_by_kind(report.findings).items()
+    ]
+    return table(header, rows, numeric_from=2)
+
+
+def _findings_table(findings: Sequence[Finding]) -> str:
+    rows = [
+        [
+            code(f"{f.location.path}:{f.location.line}"),
+            f.kind.slug,
+            code(f.symbol),
+            code(f.parameter) if f.parameter else "",
+            f.first_broken or "",
+        ]
+        for f in findings
+    ]
+    return table(list(FINDING_HEADER), rows)
+
+
+def _details(summary: str, findings: Sequence[Finding]) -> str:
+    return f"<details>\n<summary>{summary}</summary>\n\n{_findings_table(findings)}\n\n</details>"
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric_from: int = -1) -> str:
+    """A GFM table; columns from `numeric_from` on are right-aligned. Cells are escaped."""
+    align = ["---:" if 0 <= numeric_from <= i else "---" for i in range(len(header))]
+    lines = [_row(header), _row(align, escape=False), *(_row(r) for r in rows)]
+    return "\n".join(lines)
+
+
+def _row(cells: Sequence[str], *, escape: bool = True) -> str:
+    return "| " + " | ".join(cell(c) if escape else c for c in cells) + " |"
+
+
+def code(text: str) -> str:
+    """Inline code; a backtick inside gets a longer fence."""
+    fence = "``" if "`" in text else "`"
+    pad = " " if "`" in text else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def cell(text: str) -> str:
+    """A table cell: `|` escaped (GFM honours it inside code spans too), newlines flattened."""
+    return " ".join(text.replace("|", "\\|").splitlines())

@@ -1,0 +1,143 @@
+# Maintainers: SARIF 2.1.0 for code-scanning services and IDEs.
+#
+# Owns: the SARIF document shape. One run; `tool.driver.rules` is the whole Kind catalogue in
+# catalogue order (so a rule's index never depends on which findings a run has); each result
+# points at its rule by id and index, carries our fingerprint in `partialFingerprints` and the
+# finding's facts in `properties`. Levels: a new finding's level follows its severity
+# (error/warning/note); a preexisting one is a `note` (it is broken against the baseline too,
+# so it is not drift); baselined and suppressed ones keep their level and carry `suppressions`
+# (external: the baseline file; inSource: a `# drift-audit: ignore` comment), which SARIF
+# viewers hide by default. No timestamps or invocations: the output is deterministic.
+"""SARIF 2.1.0 reporter."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from auditor.kinds import Kind, Severity, docs_anchor
+from auditor.model import Status
+from auditor.reporters.common import INFORMATION_URI, TOOL_NAME, tool_version
+
+if TYPE_CHECKING:
+    from auditor.model import Finding, Report
+
+NAME = "sarif"
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_VERSION = "2.1.0"
+FINGERPRINT_KEY = "driftAudit/v1"
+SRCROOT = "%SRCROOT%"
+
+LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+_CONSEQUENCE = {
+    Severity.ERROR: "Against the target release the call fails at run time.",
+    Severity.WARNING: "Against the target release the code may run but behave differently.",
+    Severity.INFO: "Not a failure by itself; worth a look before upgrading.",
+}
+_SUPPRESSIONS = {
+    Status.SUPPRESSED: {"kind": "inSource", "justification": "# drift-audit: ignore comment"},
+    Status.BASELINED: {"kind": "external", "justification": "recorded in the baseline file"},
+}
+
+
+def render(report: Report, *, color: bool = False) -> str:
+    """The whole report as a SARIF 2.1.0 document, with a trailing newline."""
+    return json.dumps(to_sarif(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def to_sarif(report: Report) -> dict[str, Any]:
+    """The SARIF log as plain JSON-ready data."""
+    run = {
+        "tool": {"driver": _driver()},
+        "originalUriBaseIds": {
+            SRCROOT: {"description": {"text": "The consumer's import root."}},
+        },
+        "results": [result(f) for f in report.findings],
+        "columnKind": "unicodeCodePoints",  # scan/ counts columns in code points, 1-based
+        "properties": _run_properties(report),
+    }
+    return {"$schema": SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
+
+
+def _driver() -> dict[str, Any]:
+    return {
+        "name": TOOL_NAME,
+        "version": tool_version(),
+        "informationUri": INFORMATION_URI,
+        "rules": [rule(kind) for kind in Kind],
+    }
+
+
+def rule(kind: Kind) -> dict[str, Any]:
+    """The reportingDescriptor for one kind."""
+    return {
+        "id": kind.slug,
+        "name": camel_case(kind.slug),
+        "shortDescription": {"text": kind.summary},
+        "fullDescription": {"text": f"{kind.summary} {_CONSEQUENCE[kind.severity]}"},
+        "helpUri": docs_anchor(kind),
+        "help": {
+            "text": f"{kind.summary} What it finds, why it breaks, an example and the fix: "
+            f"{docs_anchor(kind)}"
+        },
+        "defaultConfiguration": {"level": LEVELS[kind.severity]},
+    }
+
+
+def camel_case(slug: str) -> str:
+    """`unexpected-keyword` -> `UnexpectedKeyword`."""
+    return "".join(part.capitalize() for part in slug.split("-"))
+
+
+def result(finding: Finding) -> dict[str, Any]:
+    """The SARIF result for one finding."""
+    out: dict[str, Any] = {
+        "ruleId": finding.kind.slug,
+        "ruleIndex": list(Kind).index(finding.kind),
+        "level": level(finding),
+        "message": {"text": finding.message},
+        "locations": [{"physicalLocation": _physical_location(finding)}],
+        "partialFingerprints": {FINGERPRINT_KEY: finding.fingerprint},
+        "properties": {
+            "status": finding.status.value,
+            "symbol": finding.symbol,
+            "parameter": finding.parameter,
+            "broken_in": list(finding.broken_in),
+            "first_broken": finding.first_broken,
+        },
+    }
+    if finding.status in _SUPPRESSIONS:
+        out["suppressions"] = [dict(_SUPPRESSIONS[finding.status])]
+    return out
+
+
+def level(finding: Finding) -> str:
+    """error/warning/note from the severity; `note` for a preexisting finding."""
+    if finding.status is Status.PREEXISTING:
+        return "note"
+    return LEVELS[finding.severity]
+
+
+def _physical_location(finding: Finding) -> dict[str, Any]:
+    loc = finding.location
+    return {
+        "artifactLocation": {"uri": loc.path, "uriBaseId": SRCROOT},
+        "region": {
+            "startLine": loc.line,
+            "startColumn": loc.column,
+            "endLine": loc.end_line,
+            "endColumn": loc.end_column,
+        },
+    }
+
+
+def _run_properties(report: Report) -> dict[str, Any]:
+    consumer, provider = report.consumer, report.provider
+    return {
+        "consumer": {"name": consumer.name, "version": consumer.version, "origin": consumer.origin},
+        "provider": {
+            "name": provider.name,
+            "baseline": provider.baseline,
+            "targets": list(provider.targets),
+        },
+    }

@@ -1,0 +1,151 @@
+# Maintainers: the human report for a terminal or a log.
+#
+# Owns: the layout. A context line (who against what), then per file a header and each finding
+# as `path:line:col: slug message [status]` (pyflakes / ruff concise, so editors can jump to
+# it), the offending source line with a caret under the span, the old and new signatures, the
+# suggestion and the first call chain; then one summary line. Takes a Report in its given
+# order; never filters or sorts. Colour is a palette: with color=False every code is "", so
+# there is one code path and no ANSI byte leaks into files. Only the summary's `in 0.42s`
+# varies between identical runs (golden tests mask it).
+"""Text reporter: grouped by file, with source, signatures and a summary line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import groupby
+from typing import TYPE_CHECKING
+
+from auditor.kinds import Severity
+from auditor.model import Status
+from auditor.reporters.common import plural, provider_line, tally
+
+if TYPE_CHECKING:
+    from auditor.model import Finding, Report
+
+NAME = "text"
+
+INDENT = "    "
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """ANSI codes; the empty palette is the plain-text one."""
+
+    bold: str = ""
+    dim: str = ""
+    red: str = ""
+    yellow: str = ""
+    blue: str = ""
+    cyan: str = ""
+    green: str = ""
+    reset: str = ""
+
+    def severity(self, severity: Severity) -> str:
+        return {Severity.ERROR: self.red, Severity.WARNING: self.yellow}.get(severity, self.blue)
+
+
+PLAIN = Palette()
+ANSI = Palette(
+    bold="\x1b[1m",
+    dim="\x1b[2m",
+    red="\x1b[31m",
+    yellow="\x1b[33m",
+    blue="\x1b[34m",
+    cyan="\x1b[36m",
+    green="\x1b[32m",
+    reset="\x1b[0m",
+)
+
+
+def render(report: Report, *, color: bool = False) -> str:
+    """The whole report as text; ANSI colour only when `color` is true."""
+    pal = ANSI if color else PLAIN
+    lines = [f"{pal.bold}{provider_line(report)}{pal.reset}", ""]
+    for path, group in groupby(report.findings, key=lambda f: f.location.path):
+        findings = list(group)
+        lines.append(
+            f"{pal.bold}{pal.cyan}--- {path} ({plural(len(findings), 'finding')}){pal.reset}"
+        )
+        for finding in findings:
+            lines.extend(_finding_lines(finding, pal))
+            lines.append("")
+    lines.append(summary_line(report, pal))
+    return "\n".join(lines) + "\n"
+
+
+def _finding_lines(finding: Finding, pal: Palette) -> list[str]:
+    return [
+        _headline(finding, pal),
+        *_source_lines(finding, pal),
+        *_detail_lines(finding, pal),
+    ]
+
+
+def _headline(finding: Finding, pal: Palette) -> str:
+    loc = finding.location
+    where = f"{pal.bold}{loc.path}:{loc.line}:{loc.column}:{pal.reset}"
+    slug = f"{pal.severity(finding.severity)}{finding.kind.slug}{pal.reset}"
+    status = (
+        "" if finding.status is Status.NEW else f" {pal.dim}[{finding.status.value}]{pal.reset}"
+    )
+    return f"{where} {slug} {finding.message}{status}"
+
+
+def _source_lines(finding: Finding, pal: Palette) -> list[str]:
+    """The offending line with a gutter, and a caret line under the reported span."""
+    loc = finding.location
+    text = next((t for n, t in finding.source if n == loc.line), None)
+    if text is None:
+        return []
+    text = text.rstrip("\r\n")
+    number = str(loc.line)
+    gutter = " " * len(number)
+    start = max(loc.column - 1, 0)
+    end = loc.end_column - 1 if loc.end_line == loc.line else len(text.rstrip())
+    width = max(end - start, 1)
+    # keep tabs so the caret lines up with the source however the terminal expands them
+    pad = "".join(ch if ch == "\t" else " " for ch in text[:start])
+    return [
+        f"{INDENT}{pal.dim}{number} |{pal.reset} {text}",
+        f"{INDENT}{pal.dim}{gutter} |{pal.reset} {pad}{pal.severity(finding.severity)}"
+        f"{'^' * width}{pal.reset}",
+    ]
+
+
+def _detail_lines(finding: Finding, pal: Palette) -> list[str]:
+    out: list[str] = []
+    if finding.baseline_signature is not None:
+        out.append(f"{INDENT}{pal.dim}baseline:{pal.reset} {finding.baseline_signature}")
+    if finding.target_signature is not None:
+        out.append(f"{INDENT}{pal.dim}target:  {pal.reset} {finding.target_signature}")
+    if finding.suggestion:
+        suggestion = _continued(finding.suggestion, INDENT + "  ")
+        out.append(f"{INDENT}{pal.green}suggestion:{pal.reset} {suggestion}")
+    if finding.reached_from:
+        chain = " -> ".join(finding.reached_from[0])
+        out.append(f"{INDENT}{pal.dim}reached from:{pal.reset} {chain}")
+    return out
+
+
+def _continued(text: str, indent: str) -> str:
+    """Indent the continuation lines of a multi-line value under its label."""
+    return ("\n" + indent).join(text.splitlines())
+
+
+def summary_line(report: Report, pal: Palette = PLAIN) -> str:
+    """One line of counts; `no drift found` when the report has no finding at all."""
+    stats = report.stats
+    scanned = (
+        f"{plural(stats.files_scanned, 'file')}, {plural(stats.call_sites, 'call site')}, "
+        f"in {stats.seconds:.2f}s"
+    )
+    if not report.findings:
+        return f"{pal.green}{pal.bold}no drift found{pal.reset} ({scanned})"
+    t = tally(report.findings)
+    new = (
+        f"{plural(t.new_error, 'new error')}, {plural(t.new_warning, 'new warning')}, "
+        f"{t.new_info} new info"
+    )
+    colour = pal.red if t.new_error else pal.yellow if t.new_warning else pal.blue
+    others = f"{t.preexisting} preexisting, {t.baselined} baselined, {t.suppressed} suppressed"
+    return f"{colour}{pal.bold}{new}{pal.reset}, {others} ({scanned})"
