@@ -1,0 +1,1 @@
+"""acme: run settings."""

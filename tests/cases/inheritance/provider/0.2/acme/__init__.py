@@ -1,0 +1,1 @@
+"""acme: model building blocks."""

@@ -1,0 +1,10 @@
+"""The base of every acme model."""
+
+from __future__ import annotations
+
+
+class Base:
+    def __init__(self, name: str, dtype: str, *, device: str = "cpu") -> None:
+        self.name = name
+        self.dtype = dtype
+        self.device = device

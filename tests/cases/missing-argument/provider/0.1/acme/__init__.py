@@ -1,0 +1,1 @@
+"""acme: a tiny scheduler and block allocator."""

@@ -1,0 +1,1 @@
+"""Implementation details; import from `acme` instead."""

@@ -1,0 +1,1 @@
+"""acme: record codecs and utilities."""

@@ -1,0 +1,1 @@
+"""acme: a small HTTP-ish client."""

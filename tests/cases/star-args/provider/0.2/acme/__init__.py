@@ -1,0 +1,1 @@
+"""acme: vector drawing."""

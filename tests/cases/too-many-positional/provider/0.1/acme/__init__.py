@@ -1,0 +1,1 @@
+"""acme: audio mixing primitives."""

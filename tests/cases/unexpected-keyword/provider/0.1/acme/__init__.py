@@ -1,0 +1,3 @@
+"""acme: key-value cache helpers."""
+
+__version__ = "0.1"
