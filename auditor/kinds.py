@@ -59,15 +59,13 @@ class Kind(Enum):
     TOO_MANY_POSITIONAL = KindSpec(
         "too-many-positional",
         Severity.ERROR,
-        "{symbol}() takes fewer positional arguments than the call passes"
-        " (since {first_broken})",
+        "{symbol}() takes fewer positional arguments than the call passes (since {first_broken})",
         "The call passes more positional arguments than the callee now accepts.",
     )
     OVERRIDE_MISMATCH = KindSpec(
         "override-mismatch",
         Severity.ERROR,
-        "override of {symbol} no longer matches the provider's signature"
-        " (since {first_broken})",
+        "override of {symbol} no longer matches the provider's signature (since {first_broken})",
         "A consumer subclass overrides or calls super() into a method whose signature changed.",
     )
     POSITIONAL_SHIFT = KindSpec(
