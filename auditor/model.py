@@ -54,7 +54,13 @@ class CallShape:
 
 @dataclass(frozen=True, slots=True)
 class Site:
-    """One reference from the consumer into a provider."""
+    """One reference from the consumer into a provider.
+
+    `target` is a dotted path; a part ending in `()` stands for "an instance of / the result
+    of calling" what precedes it: `vllm.x.Scheduler().add_request` is the method reached
+    through a Scheduler object (bound: `self` is already supplied), and `vllm.x.f().y` is
+    attribute `y` of what `f` returns (from its return annotation).
+    """
 
     action: Action
     target: str  # provider dotted path as the consumer names it, before alias resolution
@@ -65,6 +71,7 @@ class Site:
     module_only: bool = False  # `import a.b`: the target must be a module
     alternatives: tuple[str, ...] = ()  # other targets tried by the same try/except ImportError
     via: str | None = None  # calls/attributes: the provider path the root name is bound to
+    override: Signature | None = None  # OVERRIDE sites: the consumer method's own signature
 
 
 @dataclass(frozen=True, slots=True)

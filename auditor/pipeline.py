@@ -76,6 +76,9 @@ def audit(
     graph = build_graph(scan)
     apis = [(str(r.version), ProviderAPI(r.tree, r.import_names, r.version)) for r in targets]
     base_api = ProviderAPI(before.tree, before.import_names, before.version) if before else None
+    for _, api in [*apis, ("", base_api)]:
+        if api is not None:
+            api.prefetch(site.target for site in scan.sites)
     checks = [
         SiteCheck(
             site,

@@ -27,6 +27,8 @@ import griffe
 from auditor.model import Lookup, Param, ParamKind, Resolution, Signature, Symbol, SymbolKind
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from auditor.sources import SourceTree
 
 logger = logging.getLogger("drift_audit")
@@ -132,6 +134,15 @@ class ProviderAPI:
             return Resolution(Lookup.MISSING_MODULE, dotted, missing=dotted)
         return Resolution(Lookup.FOUND, dotted, symbol=self._symbol(obj))
 
+    def prefetch(self, dotted_paths: Iterable[str]) -> None:
+        """Tell a lazily fetching tree which module files lookups of these paths will read."""
+        prefetch = getattr(self.tree, "prefetch", None)
+        if prefetch is None:
+            return
+        paths = {c for d in dotted_paths if self.owns(d) for c in _module_files(d)}
+        if paths:
+            prefetch(sorted(paths))
+
     # ------------------------------------------------------------------ module loading
 
     def _module(self, name: str) -> griffe.Module | None:
@@ -174,6 +185,7 @@ class ProviderAPI:
                 logger.warning("provider module %s could not be read: %s", name, error)
                 raise _Unknown(f"module {name} could not be parsed") from error
             self._attach(module, parent)
+            self.prefetch(_alias_targets(module))
             return module
         if self.tree.is_dir(base):  # a namespace package
             module = griffe.Module(short, filepath=None, parent=parent)
@@ -372,6 +384,27 @@ class ProviderAPI:
 
 
 # ---------------------------------------------------------------------- helpers (pure)
+
+
+def _module_files(dotted: str) -> list[str]:
+    """Every file a lookup of `dotted` may read: each prefix as module or package."""
+    parts = [p.removesuffix("()") for p in dotted.split(".")]
+    files = []
+    for size in range(1, len(parts) + 1):
+        base = "/".join(parts[:size])
+        files += [f"{base}.pyi", f"{base}.py", f"{base}/__init__.pyi", f"{base}/__init__.py"]
+    return files
+
+
+def _alias_targets(module: griffe.Module) -> list[str]:
+    targets = []
+    for member in module.members.values():
+        wildcard = getattr(member, "wildcard", None)
+        if wildcard:
+            targets.append(wildcard)
+        elif member.is_alias:
+            targets.append(str(getattr(member, "target_path", "")))
+    return targets
 
 
 def _expr_path(expr: Any) -> str | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
 
 class SourceTree(Protocol):
@@ -30,6 +30,13 @@ class SourceTree(Protocol):
 
     def walk(self) -> Iterator[str]:
         """Every `.py` and `.pyi` path in the tree, sorted (consumers are scanned whole)."""
+
+
+class PrefetchingTree(SourceTree, Protocol):
+    """A tree that fetches lazily may also be told, ahead of time, what will be read."""
+
+    def prefetch(self, paths: Iterable[str]) -> None:
+        """Start fetching these paths (any that exist) so later read_text calls are fast."""
 
 
 @dataclass(frozen=True)
