@@ -72,6 +72,7 @@ class Site:
     alternatives: tuple[str, ...] = ()  # other targets tried by the same try/except ImportError
     via: str | None = None  # calls/attributes: the provider path the root name is bound to
     override: Signature | None = None  # OVERRIDE sites: the consumer method's own signature
+    store: bool = False  # ATTRIBUTE sites that assign (`x.a = 1`): a new attribute is no break
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +195,7 @@ class Symbol:
     kind: SymbolKind
     signature: Signature | None = None  # call signature; None: not known statically
     why_unknown: str | None = None  # when signature is None for a callable: why
+    deprecated: str | None = None  # the provider marks it deprecated: how (for the message)
 
 
 class Lookup(str, Enum):
