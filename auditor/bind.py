@@ -30,6 +30,7 @@ class Problem:
 
     kind: Kind
     parameter: str | None = None
+    suggestion: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +39,11 @@ class Verdict:
 
     resolution: Resolution
     problems: tuple[Problem, ...] = ()
-    signature: str | None = None  # the callee's signature in that release, as text
+    callee: Signature | None = None  # the callee's signature in that release
+
+    @property
+    def signature(self) -> str | None:
+        return str(self.callee) if self.callee is not None else None
 
     @property
     def symbol(self) -> str | None:
@@ -121,15 +126,126 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
         parent = resolver.resolve(module, module_only=True)
         if parent.status is Lookup.MISSING_MODULE:
             return Verdict(parent, (Problem(Kind.REMOVED_MODULE),))
-    resolution = resolver.resolve(site.target, module_only=site.module_only)
+    resolution = resolver.resolve(_lookup_path(site), module_only=site.module_only)
     if resolution.status is Lookup.MISSING_MODULE:
         return Verdict(resolution, (Problem(Kind.REMOVED_MODULE),))
     if resolution.status is Lookup.MISSING_NAME:
+        if site.store and site.action is Action.ATTRIBUTE:
+            return Verdict(resolution)  # assigning a new attribute is no error
         return Verdict(resolution, (Problem(Kind.REMOVED_SYMBOL),))
     symbol = resolution.symbol
-    if symbol is None or site.call is None or site.action is not Action.CALL:
+    if symbol is None or symbol.signature is None:
         return Verdict(resolution)
-    if symbol.kind not in (SymbolKind.CLASS, SymbolKind.FUNCTION) or symbol.signature is None:
+    if symbol.kind not in (SymbolKind.CLASS, SymbolKind.FUNCTION):
         return Verdict(resolution)
     signature = symbol.signature
-    return Verdict(resolution, bind(site.call, signature), str(signature))
+    if site.action is Action.OVERRIDE or site.call is None:
+        return Verdict(resolution, (), signature)
+    return Verdict(resolution, bind(site.call, signature), signature)
+
+
+def _lookup_path(site: Site) -> str:
+    """Calls through super() and overrides are bound: look them up on an instance."""
+    if site.action is Action.SUPER_CALL:
+        owner, _, method = site.target.rpartition(".")
+        return owner if method == "__init__" else f"{owner}().{method}"
+    if site.action is Action.OVERRIDE:
+        owner, _, method = site.target.rpartition(".")
+        return f"{owner}().{method}"
+    return site.target
+
+
+def positional_shift(shape: CallShape, before: Signature, after: Signature) -> Problem | None:
+    """Arguments passed by position that now land on a different parameter (it runs, wrongly)."""
+    old = [p.name for p in before.params if p.kind in POSITIONAL]
+    new = [p.name for p in after.params if p.kind in POSITIONAL]
+    count = min(shape.positional, len(old), len(new))
+    for index in range(count):
+        if old[index] != new[index]:
+            return Problem(Kind.POSITIONAL_SHIFT, new[index])
+    return None
+
+
+def override_mismatch(override: Signature, before: Signature, after: Signature) -> Problem | None:
+    """An override that no longer accepts what the provider now passes, or vice versa.
+
+    Only changes are judged: a parameter the provider's method gained that the override cannot
+    take by name, or a parameter the override requires that the provider's method dropped (its
+    callers no longer pass it). What was already different in the baseline is left alone.
+    """
+    old = {p.name for p in before.params}
+    takes_any = any(p.kind is ParamKind.VAR_KEYWORD for p in override.params)
+    for param in after.params:
+        if param.name in old or param.kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD):
+            continue
+        if not takes_any and override.param(param.name) is None:
+            return Problem(Kind.OVERRIDE_MISMATCH, param.name)
+    new = {p.name for p in after.params}
+    for param in override.params:
+        if param.required and param.name in old and param.name not in new:
+            return Problem(Kind.OVERRIDE_MISMATCH, param.name)
+    return None
+
+
+def rename_suggestion(keyword: str, before: Signature, after: Signature) -> str | None:
+    """For a keyword that is gone: the new parameter it was most likely renamed to."""
+    old_names = [p.name for p in before.params]
+    added = [p.name for p in after.params if p.name not in old_names and p.kind in KEYWORD_CAPABLE]
+    if not added:
+        return None
+    position = old_names.index(keyword) if keyword in old_names else -1
+    scored = sorted(added, key=lambda name: (-_similarity(keyword, name), name))
+    best = scored[0]
+    new_names = [p.name for p in after.params]
+    same_place = position >= 0 and new_names.index(best) == position
+    if _similarity(keyword, best) >= 0.5 or (same_place and len(added) == 1):
+        return f"was it renamed to {best!r}? pass {best}=... instead"
+    return None
+
+
+def compare(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem, ...]:
+    """The problems of `after`, with suggestions, plus those only a comparison can see:
+    deprecations new in the target, positional shifts and override mismatches."""
+    problems = [_suggest(p, before, after) for p in after.problems]
+    deprecated = _newly_deprecated(before, after)
+    if deprecated is not None:
+        problems.append(deprecated)
+    if before is None or before.callee is None or after.callee is None or after.problems:
+        return tuple(problems)
+    if site.action is Action.OVERRIDE and site.override is not None:
+        mismatch = override_mismatch(site.override, before.callee, after.callee)
+        problems += [mismatch] if mismatch else []
+    elif site.call is not None and not before.problems:
+        shift = positional_shift(site.call, before.callee, after.callee)
+        problems += [shift] if shift else []
+    return tuple(problems)
+
+
+def _newly_deprecated(before: Verdict | None, after: Verdict) -> Problem | None:
+    now = after.resolution.symbol
+    if now is None or now.deprecated is None:
+        return None
+    was = before.resolution.symbol if before is not None else None
+    if was is not None and was.deprecated is not None:
+        return None
+    return Problem(Kind.DEPRECATED, None, f"{now.path}: {now.deprecated}")
+
+
+def _suggest(problem: Problem, before: Verdict | None, after: Verdict) -> Problem:
+    if before is None or before.callee is None or after.callee is None:
+        return problem
+    if problem.kind is Kind.UNEXPECTED_KEYWORD and problem.parameter:
+        hint = rename_suggestion(problem.parameter, before.callee, after.callee)
+    elif problem.kind is Kind.MISSING_ARGUMENT and problem.parameter:
+        param = after.callee.param(problem.parameter)
+        annotation = f": {param.annotation}" if param and param.annotation else ""
+        hint = f"pass {problem.parameter}=... (new required parameter{annotation})"
+    else:
+        hint = None
+    return Problem(problem.kind, problem.parameter, hint) if hint else problem
+
+
+def _similarity(a: str, b: str) -> float:
+    from difflib import SequenceMatcher
+
+    return SequenceMatcher(None, a, b).ratio()

@@ -1,30 +1,33 @@
-"""Provider API: griffe, static only, lazily per module -> our own Symbol and Signature types.
+"""ProviderAPI: "what is `a.b.C` in this release?", answered lazily, one module at a time.
 
-What it owns: turning a provider release's source tree into answers to one question, "what is
-`a.b.C` in this release?" (`ProviderAPI.resolve`). Modules are visited with `griffe.visit` one
-at a time, only when a lookup reaches them (vLLM has thousands of modules; an audit touches a few
-dozen), with their parent packages first so that relative imports resolve. Re-exports (griffe
-aliases), wildcard imports, submodules and base classes are followed by further lookups.
+What it owns: visiting modules with `griffe.visit` only when a lookup reaches them (vLLM has
+~1,500 modules; an audit touches a few dozen), parent packages first so relative imports
+resolve; walking dotted paths through modules, re-exports (griffe aliases), wildcard imports,
+submodules, classes and their bases; and instance paths: a part ending in `()` stands for an
+instance of the class before it, or what the function before it returns (its return
+annotation), so `vllm.x.Scheduler().add_request` is the bound method and
+`vllm.config.VllmConfig().cache_config` the attribute's annotated type.
 
-What it takes: a `SourceTree` (sources/). What it gives: `Resolution` values from model.py.
-griffe stays behind this door: nothing else in the package imports it.
+What it takes: a `SourceTree` (sources/). What it gives: `Resolution`s (model.py).
 
-Never guess: a callable whose signature cannot be known statically (an unknown decorator, an
-external base class, a metaclass, `@overload` sets) has `signature=None` and a reason; a name
-that may be provided dynamically (module `__getattr__`, external wildcard) is UNKNOWN, not
-missing.
+Never guess: a name that may be provided dynamically (module `__getattr__`, a class with
+`__getattr__`, `setattr`, an external base or wildcard) is UNKNOWN, not missing; a callable
+whose signature cannot be known has `signature=None` and a reason.
 """
 
 from __future__ import annotations
 
-import ast
 import logging
+import re
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 import griffe
 
-from auditor.model import Lookup, Param, ParamKind, Resolution, Signature, Symbol, SymbolKind
+from auditor.model import Lookup, Resolution, Signature, Symbol, SymbolKind
+from auditor.provider import classes, exprs, functions
+from auditor.provider.classes import Maker, Unknown
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -32,53 +35,8 @@ if TYPE_CHECKING:
     from auditor.sources import SourceTree
 
 logger = logging.getLogger("drift_audit")
-
-# Decorators that leave a function's call signature as it is.
-TRANSPARENT_DECORATORS = frozenset(
-    {
-        "staticmethod",
-        "classmethod",
-        "abc.abstractmethod",
-        "abstractmethod",
-        "typing.final",
-        "typing_extensions.final",
-        "typing.override",
-        "typing_extensions.override",
-        "functools.cache",
-        "functools.lru_cache",
-        "contextlib.contextmanager",
-        "contextlib.asynccontextmanager",
-        "typing_extensions.deprecated",
-        "warnings.deprecated",
-        "deprecated.deprecated",
-        "torch.inference_mode",
-        "torch.no_grad",
-        "torch.compiler.disable",
-    }
-)
-# Decorators that make a method an attribute (no call through the class).
-PROPERTY_DECORATORS = frozenset(
-    {"property", "builtins.property", "functools.cached_property", "cached_property"}
-)
-# Base classes that add no constructor parameters.
-NEUTRAL_BASES = frozenset(
-    {
-        "object",
-        "builtins.object",
-        "abc.ABC",
-        "typing.Generic",
-        "typing.Protocol",
-        "typing_extensions.Protocol",
-        "typing_extensions.Generic",
-    }
-)
-NEUTRAL_METACLASSES = frozenset({"abc.ABCMeta", "ABCMeta"})
-DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "dataclass"})
 MAX_DEPTH = 40
-
-
-class _Unknown(Exception):
-    """A lookup reached something that cannot be known statically."""
+DYNAMIC_ATTRIBUTES = ("__getattr__", "__getattribute__")
 
 
 class _Missing(Exception):
@@ -90,10 +48,24 @@ class _Missing(Exception):
         self.module = module
 
 
+@dataclass(frozen=True)
+class _Instance:
+    """An object of a provider class (what `Cls()` or an annotation denotes)."""
+
+    cls: griffe.Class
+
+
+@dataclass(frozen=True)
+class _Bound:
+    """A method reached through an instance: its first parameter is already supplied."""
+
+    function: griffe.Function
+
+
 class ProviderAPI:
     """Answers lookups by dotted path against one provider release, loading modules lazily."""
 
-    def __init__(self, tree: SourceTree, import_names: tuple[str, ...], version: str | None):
+    def __init__(self, tree: SourceTree, import_names: Iterable[str], version: str | None):
         self.tree = tree
         self.import_names = frozenset(import_names)
         self.version = version
@@ -101,6 +73,7 @@ class ProviderAPI:
         self._collection = griffe.ModulesCollection()
         self._lines = griffe.LinesCollection()
         self._cache: dict[tuple[str, bool], Resolution] = {}
+        self._decorators: dict[str, Maker | str | None] = {}
         self.load_errors: dict[str, str] = {}
 
     @property
@@ -126,7 +99,7 @@ class ProviderAPI:
         except _Missing as missing:
             status = Lookup.MISSING_MODULE if missing.module or module_only else Lookup.MISSING_NAME
             return Resolution(status, dotted, missing=missing.path)
-        except _Unknown as unknown:
+        except Unknown as unknown:
             return Resolution(Lookup.UNKNOWN, dotted, detail=str(unknown))
         except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError) as error:
             return Resolution(Lookup.UNKNOWN, dotted, detail=f"alias cycle or error: {error}")
@@ -148,7 +121,7 @@ class ProviderAPI:
     def _module(self, name: str) -> griffe.Module | None:
         """The visited module `name`, or None when the release has no such module."""
         if name in self.load_errors:
-            raise _Unknown(f"module {name} could not be parsed")
+            raise Unknown(f"module {name} could not be parsed")
         if name in self._modules:
             return self._modules[name]
         self._modules[name] = None  # guards against re-entry while loading
@@ -171,10 +144,12 @@ class ProviderAPI:
             code = self.tree.read_text(candidate)
             if code is None:
                 continue
+            filepath = PurePosixPath(candidate)
+            self._lines[filepath] = code.splitlines()  # type: ignore[index]  # for .source
             try:
                 module = griffe.visit(
                     short,
-                    PurePosixPath(candidate),  # type: ignore[arg-type]
+                    filepath,  # type: ignore[arg-type]
                     code,
                     parent=parent,
                     modules_collection=self._collection,
@@ -183,7 +158,7 @@ class ProviderAPI:
             except Exception as error:
                 self.load_errors[name] = f"{type(error).__name__}: {error}"
                 logger.warning("provider module %s could not be read: %s", name, error)
-                raise _Unknown(f"module {name} could not be parsed") from error
+                raise Unknown(f"module {name} could not be parsed") from error
             self._attach(module, parent)
             self.prefetch(_alias_targets(module))
             return module
@@ -203,22 +178,29 @@ class ProviderAPI:
 
     def _find(self, dotted: str, depth: int) -> Any:
         if depth > MAX_DEPTH:
-            raise _Unknown(f"too many re-exports while resolving {dotted}")
+            raise Unknown(f"too many re-exports while resolving {dotted}")
         parts = dotted.split(".")
-        if parts[0] not in self.import_names:
-            raise _Unknown(f"{dotted} is outside the provider")
-        module, used = self._longest_module(parts)
+        if not self.owns(dotted):
+            raise Unknown(f"{dotted} is outside the provider")
+        plain = [p.removesuffix("()") for p in parts]
+        module, used = self._longest_module(plain, parts)
         if module is None:
             raise _Missing(parts[0], module=True)
         obj: Any = module
         for index in range(used, len(parts)):
-            obj = self._member(obj, parts[index], ".".join(parts[: index + 1]), depth)
+            obj = self._member(obj, plain[index], ".".join(plain[: index + 1]), depth)
+            if parts[index].endswith("()"):
+                obj = self._call_result(obj, depth)
         return obj
 
-    def _longest_module(self, parts: list[str]) -> tuple[griffe.Module | None, int]:
-        for size in range(len(parts), 0, -1):
-            module = self._module(".".join(parts[:size]))
+    def _longest_module(self, plain: list[str], parts: list[str]) -> tuple[Any, int]:
+        for size in range(len(plain), 0, -1):
+            if any(p.endswith("()") for p in parts[: size - 1]):
+                continue  # a module path never goes through a call
+            module = self._module(".".join(plain[:size]))
             if module is not None:
+                if parts[size - 1].endswith("()"):
+                    raise Unknown(f"calling module {module.path}")
                 return module, size
         return None, 0
 
@@ -227,7 +209,11 @@ class ProviderAPI:
             return self._module_member(obj, name, path, depth)
         if isinstance(obj, griffe.Class):
             return self._class_member(obj, name, path, depth, seen=set())
-        raise _Unknown(f"{path}: attribute of a {type(obj).__name__.lower()} is not tracked")
+        if isinstance(obj, _Instance):
+            return self._instance_member(obj.cls, name, path, depth)
+        if isinstance(obj, griffe.Attribute):
+            return self._member(self._annotated(obj, depth), name, path, depth)
+        raise Unknown(f"{path}: attribute of a {type(obj).__name__.lower()} is not tracked")
 
     def _module_member(self, module: griffe.Module, name: str, path: str, depth: int) -> Any:
         member = module.members.get(name)
@@ -240,7 +226,7 @@ class ProviderAPI:
         if found is not None:
             return found
         if "__getattr__" in module.members:
-            raise _Unknown(f"{module.path} defines __getattr__; {name} may be dynamic")
+            raise Unknown(f"{module.path} defines __getattr__; {name} may be dynamic")
         raise _Missing(path, module=False)
 
     def _from_wildcards(self, module: griffe.Module, name: str, depth: int) -> Any:
@@ -249,7 +235,7 @@ class ProviderAPI:
             if not source:
                 continue
             if not self.owns(source):
-                raise _Unknown(f"{module.path} re-exports * from {source}")
+                raise Unknown(f"{module.path} re-exports * from {source}")
             try:
                 return self._find(f"{source}.{name}", depth + 1)
             except _Missing:
@@ -260,29 +246,87 @@ class ProviderAPI:
         self, cls: griffe.Class, name: str, path: str, depth: int, seen: set[str]
     ) -> Any:
         if cls.path in seen:
-            raise _Unknown(f"cyclic bases at {cls.path}")
+            raise Unknown(f"cyclic bases at {cls.path}")
         seen.add(cls.path)
         member = cls.members.get(name)
         if member is not None:
             return self._follow(member, depth)
         for base in self._bases(cls, depth):
             if base is None:
-                raise _Unknown(f"{cls.path} has a base that cannot be resolved statically")
+                raise Unknown(f"{cls.path} has a base that cannot be resolved statically")
             try:
                 return self._class_member(base, name, path, depth, seen)
             except _Missing:
                 continue
         if name.startswith("__") and name.endswith("__"):
-            raise _Unknown(f"{name} may come from object or a metaclass")
-        if cls.keywords.get("metaclass") is not None:
-            raise _Unknown(f"{cls.path} has a metaclass")
+            raise Unknown(f"{name} may come from object or a metaclass")
+        if cls.keywords.get("metaclass") is not None or self._opaque_decorators(cls):
+            raise Unknown(f"{cls.path} has a metaclass or decorators that may add {name}")
         raise _Missing(path, module=False)
+
+    def _opaque_decorators(self, cls: griffe.Class) -> bool:
+        """Decorators that may add public attributes (class makers add only dunders)."""
+        for decorator in cls.decorators:
+            path = functions.decorator_path(decorator)
+            if classes.known_maker(path, decorator.value) is None and not isinstance(
+                self.own_decorator(path), Maker
+            ):
+                return self.own_decorator(path) != "transparent"
+        return False
+
+    def _instance_member(self, cls: griffe.Class, name: str, path: str, depth: int) -> Any:
+        try:
+            member = self._class_member(cls, name, path, depth, seen=set())
+        except _Missing:
+            if self._assigned_anywhere(cls, name, depth):
+                raise Unknown(f"{path} is assigned outside __init__") from None
+            raise
+        if isinstance(member, griffe.Function) and not functions.is_property(member):
+            return _Bound(member)
+        return member
+
+    def _assigned_anywhere(self, cls: griffe.Class, name: str, depth: int) -> bool:
+        """`self.name = ...` in any method, or dynamic attributes, in the class or its bases."""
+        pattern = re.compile(rf"\bself\.{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)|setattr\(")
+        for klass in self._mro(cls, depth):
+            if klass is None or any(a in klass.members for a in DYNAMIC_ATTRIBUTES):
+                return True
+            if pattern.search(_source(klass)):
+                return True
+        return False
+
+    def _mro(self, cls: griffe.Class, depth: int) -> list[griffe.Class | None]:
+        out: list[griffe.Class | None] = [cls]
+        for base in self._bases(cls, depth):
+            out += [None] if base is None else self._mro(base, depth + 1)
+        return out
+
+    def _call_result(self, obj: Any, depth: int) -> Any:
+        """What calling `obj` gives: an instance of a class, or a function's return type."""
+        if isinstance(obj, griffe.Class):
+            return _Instance(obj)
+        if isinstance(obj, (griffe.Function, _Bound)):
+            function = obj.function if isinstance(obj, _Bound) else obj
+            return self._type_of(function.returns, function, depth)
+        raise Unknown("the result of calling this object is not tracked")
+
+    def _annotated(self, attr: griffe.Attribute, depth: int) -> Any:
+        return self._type_of(attr.annotation, attr, depth)
+
+    def _type_of(self, annotation: Any, owner: Any, depth: int) -> Any:
+        path = exprs.annotation_class(annotation)
+        if path is None or not self.owns(path):
+            raise Unknown(f"the type of {owner.path} is not a provider class")
+        found = self._find(path, depth + 1)
+        if not isinstance(found, griffe.Class):
+            raise Unknown(f"the type of {owner.path} is not a class")
+        return _Instance(found)
 
     def _follow(self, member: Any, depth: int) -> Any:
         if member.is_alias:
             target = member.target_path
             if not self.owns(target):
-                raise _Unknown(f"re-exported from outside the provider: {target}")
+                raise Unknown(f"re-exported from outside the provider: {target}")
             return self._find(target, depth + 1)
         return member
 
@@ -290,100 +334,139 @@ class ProviderAPI:
         """The provider classes among `cls`'s bases; None for one that cannot be resolved."""
         out: list[griffe.Class | None] = []
         for base in cls.bases:
-            path = _expr_path(base)
-            if path in NEUTRAL_BASES:
+            path = exprs.expr_path(base)
+            if path in classes.NEUTRAL_BASES:
                 continue
-            if path is None or not self.owns(path):
-                out.append(None)
-                continue
-            try:
-                found = self._find(path, depth + 1)
-            except (_Missing, _Unknown):
-                out.append(None)
-                continue
-            out.append(found if isinstance(found, griffe.Class) else None)
+            out.append(self._provider_class(path, depth))
         return out
+
+    def _provider_class(self, path: str | None, depth: int) -> griffe.Class | None:
+        if path is None or not self.owns(path):
+            return None
+        try:
+            found = self._find(path, depth + 1)
+        except (_Missing, Unknown):
+            return None
+        return found if isinstance(found, griffe.Class) else None
 
     # ------------------------------------------------------------------ symbols
 
     def _symbol(self, obj: Any) -> Symbol:
+        deprecated = functions.deprecation(obj.function if isinstance(obj, _Bound) else obj)
         if isinstance(obj, griffe.Module):
-            return Symbol(obj.path, SymbolKind.MODULE)
+            return Symbol(obj.path, SymbolKind.MODULE, deprecated=deprecated)
         if isinstance(obj, griffe.Class):
             signature, why = self._constructor(obj)
-            return Symbol(obj.path, SymbolKind.CLASS, signature, why)
-        if isinstance(obj, griffe.Function):
-            decorators = {_decorator_path(d) for d in obj.decorators}
-            if decorators & PROPERTY_DECORATORS or "property" in obj.labels:
-                return Symbol(obj.path, SymbolKind.ATTRIBUTE)
-            signature, why = _function_signature(obj, drop_first=_is_classmethod(obj))
-            return Symbol(obj.path, SymbolKind.FUNCTION, signature, why)
-        return Symbol(obj.path, SymbolKind.ATTRIBUTE)
+            return Symbol(obj.path, SymbolKind.CLASS, signature, why, deprecated)
+        if isinstance(obj, (griffe.Function, _Bound)):
+            return self._function_symbol(obj, deprecated)
+        if isinstance(obj, _Instance):
+            return Symbol(obj.cls.path, SymbolKind.ATTRIBUTE, deprecated=deprecated)
+        return Symbol(obj.path, SymbolKind.ATTRIBUTE, deprecated=deprecated)
+
+    def _function_symbol(self, obj: Any, deprecated: str | None) -> Symbol:
+        bound = isinstance(obj, _Bound)
+        function = obj.function if bound else obj
+        if functions.is_property(function):
+            return Symbol(function.path, SymbolKind.ATTRIBUTE, deprecated=deprecated)
+        signature, why = functions.signature_of(
+            function, bound=bound, provider_decorator=self._keeps_signature
+        )
+        return Symbol(function.path, SymbolKind.FUNCTION, signature, why, deprecated)
 
     def _constructor(self, cls: griffe.Class) -> tuple[Signature | None, str | None]:
         """The parameters `cls(...)` accepts, when they can be known statically."""
         try:
-            return self._constructor_of(cls, depth=0), None
-        except _Unknown as why:
+            return classes.constructor(cls, _Context(self)), None
+        except Unknown as why:
             return None, str(why)
+        except (_Missing, griffe.AliasResolutionError, griffe.CyclicAliasError) as error:
+            return None, f"{cls.path}: {error}"
 
-    def _constructor_of(self, cls: griffe.Class, depth: int) -> Signature:
-        if depth > MAX_DEPTH:
-            raise _Unknown("class hierarchy too deep")
-        decorators = [_decorator_path(d) for d in cls.decorators]
-        dataclass = [d for d in cls.decorators if _decorator_path(d) in DATACLASS_DECORATORS]
-        unknown = [d for d in decorators if d not in DATACLASS_DECORATORS]
-        if unknown:
-            raise _Unknown(f"{cls.path} is decorated with {unknown[0]}; its constructor is unknown")
-        metaclass = cls.keywords.get("metaclass")
-        if metaclass is not None and _expr_path(metaclass) not in NEUTRAL_METACLASSES:
-            raise _Unknown(f"{cls.path} has a metaclass; its constructor is unknown")
-        if "__new__" in cls.members:
-            raise _Unknown(f"{cls.path} defines __new__")
-        own_init = cls.members.get("__init__")
-        if dataclass and own_init is None and _dataclass_init(dataclass[0]):
-            return self._dataclass_signature(cls, dataclass[0], depth)
-        if own_init is not None:
-            init = self._follow(own_init, depth)
-            if not isinstance(init, griffe.Function):
-                raise _Unknown(f"{cls.path}.__init__ is not a plain function")
-            signature, why = _function_signature(init, drop_first=True)
-            if signature is None:
-                raise _Unknown(why or "unknown __init__")
-            return signature
-        bases = self._bases(cls, depth)
-        if any(b is None for b in bases):
-            raise _Unknown(f"{cls.path} has a base that cannot be resolved statically")
-        if not bases:
-            return Signature(())
-        return self._constructor_of(bases[0], depth + 1)  # type: ignore[arg-type]
+    def _keeps_signature(self, path: str) -> bool:
+        return self.own_decorator(path) == "transparent"
 
-    # ------------------------------------------------------------------ dataclasses
+    def own_decorator(self, path: str) -> Maker | str | None:
+        """What one of the provider's own decorators (or metaclasses) does; None: unknown."""
+        if path not in self._decorators:
+            self._decorators[path] = self._classify(path)
+        return self._decorators[path]
 
-    def _dataclass_signature(self, cls: griffe.Class, decorator: Any, depth: int) -> Signature:
-        kw_only_all = _decorator_flag(decorator, "kw_only")
-        fields: dict[str, Param] = {}
-        for base in reversed(self._bases(cls, depth)):
-            if base is None:
-                raise _Unknown(f"{cls.path} has a base that cannot be resolved statically")
-            inherited = self._constructor_of(base, depth + 1)
-            for param in inherited.params:
-                fields[param.name] = param
-        kw_only = kw_only_all
-        for name, attr in cls.members.items():
-            if not _is_field(cls, attr):
+    def _classify(self, path: str) -> Maker | str | None:
+        if not self.owns(path):
+            return None
+        try:
+            found = self._find(path, 0)
+        except (_Missing, Unknown):
+            return None
+        if isinstance(found, griffe.Class):  # a metaclass or decorator class
+            marked = any(
+                functions.decorator_path(d) in classes.DATACLASS_TRANSFORM for d in found.decorators
+            )
+            return Maker("transform", extra="allow") if marked else None
+        if not isinstance(found, griffe.Function):
+            return None
+        module = found.module
+        return classes.classify_decorator(found, _source(found), lambda n: _canonical(module, n))
+
+
+class _Context:
+    """The lookups classes.constructor needs, bound to one API."""
+
+    def __init__(self, api: ProviderAPI) -> None:
+        self.api = api
+
+    def provider_bases(self, cls: griffe.Class) -> list[griffe.Class | None]:
+        """Provider bases; family roots (pydantic, msgspec, ...) are left to base_paths."""
+        out = []
+        for base in cls.bases:
+            path = exprs.expr_path(base)
+            if path in classes.NEUTRAL_BASES or path in classes.FAMILY_ROOTS:
                 continue
-            if str(getattr(attr, "annotation", "")).endswith("KW_ONLY"):
-                kw_only = True
-                continue
-            field_param = _field_param(name, attr, kw_only)
-            fields.pop(name, None)
-            if field_param is not None:
-                fields[name] = field_param
-        return _order_fields(list(fields.values()))
+            out.append(self.api._provider_class(path, 0))
+        return out
+
+    def base_paths(self, cls: griffe.Class) -> list[str | None]:
+        return [exprs.expr_path(b) for b in cls.bases]
+
+    def own_decorator(self, path: str) -> Maker | str | None:
+        return self.api.own_decorator(path)
+
+    def init_signature(self, function: Any) -> Signature:
+        if not isinstance(function, griffe.Function):
+            raise Unknown("__init__ is not a plain function")
+        signature, why = functions.signature_of(
+            function, bound=True, provider_decorator=self.api._keeps_signature
+        )
+        if signature is None:
+            raise Unknown(why or "unknown __init__")
+        return signature
+
+    def follow(self, member: Any) -> Any:
+        return self.api._follow(member, 0)
 
 
 # ---------------------------------------------------------------------- helpers (pure)
+
+
+def _canonical(module: griffe.Module, name: str) -> str:
+    """A dotted name as written in `module`, made canonical through its imports."""
+    head, _, rest = name.partition(".")
+    member = module.members.get(head)
+    if member is not None and member.is_alias:
+        base = str(getattr(member, "target_path", head))
+    elif member is not None:
+        base = member.path
+    else:
+        base = head
+    return f"{base}.{rest}" if rest else base
+
+
+def _source(obj: Any) -> str:
+    try:
+        return str(obj.source)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+        return ""
 
 
 def _module_files(dotted: str) -> list[str]:
@@ -405,139 +488,3 @@ def _alias_targets(module: griffe.Module) -> list[str]:
         elif member.is_alias:
             targets.append(str(getattr(member, "target_path", "")))
     return targets
-
-
-def _expr_path(expr: Any) -> str | None:
-    """The canonical dotted path an expression names (`Generic[T]` -> `typing.Generic`)."""
-    if isinstance(expr, str):
-        return expr
-    if isinstance(expr, griffe.ExprSubscript):
-        return _expr_path(expr.left)
-    if isinstance(expr, griffe.ExprCall):
-        return _expr_path(expr.function)
-    path = getattr(expr, "canonical_path", None)
-    return path if isinstance(path, str) else None
-
-
-def _decorator_path(decorator: Any) -> str:
-    path = decorator.callable_path
-    return path if isinstance(path, str) else str(decorator.value)
-
-
-def _is_classmethod(function: griffe.Function) -> bool:
-    return "classmethod" in function.labels
-
-
-def _function_signature(
-    function: griffe.Function, *, drop_first: bool
-) -> tuple[Signature | None, str | None]:
-    decorators = [_decorator_path(d) for d in function.decorators]
-    unknown = [d for d in decorators if d not in TRANSPARENT_DECORATORS]
-    if unknown:
-        return None, f"{function.path} is decorated with {unknown[0]}; its signature is unknown"
-    overloads = getattr(function, "overloads", None)
-    if overloads:
-        return None, f"{function.path} has @overload variants"
-    params = [_param(p) for p in function.parameters]
-    in_class = isinstance(function.parent, griffe.Class)
-    if in_class and "staticmethod" not in function.labels and (drop_first or _is_init(function)):
-        params = params[1:]
-    returns = str(function.returns) if function.returns is not None else None
-    return Signature(tuple(params), returns), None
-
-
-def _is_init(function: griffe.Function) -> bool:
-    return function.name in {"__init__", "__new__"}
-
-
-def _param(parameter: griffe.Parameter) -> Param:
-    default = parameter.default
-    annotation = parameter.annotation
-    return Param(
-        name=parameter.name,
-        kind=ParamKind(parameter.kind.value if parameter.kind else "positional or keyword"),
-        default=None if default is None else str(default),
-        annotation=None if annotation is None else str(annotation),
-    )
-
-
-def _decorator_flag(decorator: Any, flag: str) -> bool:
-    value = decorator.value
-    if not isinstance(value, griffe.ExprCall):
-        return False
-    for argument in value.arguments:
-        if isinstance(argument, griffe.ExprKeyword) and argument.name == flag:
-            return str(argument.value) == "True"
-    return False
-
-
-def _dataclass_init(decorator: Any) -> bool:
-    value = decorator.value
-    if not isinstance(value, griffe.ExprCall):
-        return True
-    for argument in value.arguments:
-        if isinstance(argument, griffe.ExprKeyword) and argument.name == "init":
-            return str(argument.value) != "False"
-    return True
-
-
-def _is_field(cls: griffe.Class, attr: Any) -> bool:
-    """An annotated class-body attribute that is not a ClassVar (griffe strips ClassVar)."""
-    if not isinstance(attr, griffe.Attribute) or attr.annotation is None:
-        return False
-    if "instance-attribute" not in attr.labels:
-        return False  # ClassVar[...]: griffe labels it class-attribute only
-    line = attr.lineno or 0
-    methods = [m for m in cls.members.values() if isinstance(m, griffe.Function)]
-    # `self.x: int = ...` inside a method is an instance attribute, not a field
-    return not any((m.lineno or 0) <= line <= (m.endlineno or 0) for m in methods)
-
-
-def _field_param(name: str, attr: Any, kw_only: bool) -> Param | None:
-    """The __init__ parameter a dataclass field makes, or None for `field(init=False)`."""
-    annotation = str(attr.annotation)
-    default: str | None = None if attr.value is None else str(attr.value)
-    call = _safe_call(default) if default is not None else None
-    if call is not None and _call_name(call) in {"field", "dataclasses.field"}:
-        options = {k.arg: k.value for k in call.keywords if k.arg}
-        if _is_false(options.get("init")):
-            return None
-        has_default = "default" in options or "default_factory" in options
-        default = ast.unparse(options["default"]) if "default" in options else None
-        if "default_factory" in options:
-            default = f"<factory {ast.unparse(options['default_factory'])}>"
-        if not has_default:
-            default = None
-        kw_only = kw_only or _is_true(options.get("kw_only"))
-    kind = ParamKind.KEYWORD_ONLY if kw_only else ParamKind.POSITIONAL_OR_KEYWORD
-    return Param(name, kind, default, annotation)
-
-
-def _order_fields(params: list[Param]) -> Signature:
-    """Keyword-only fields move after the others, as dataclasses does."""
-    positional = [p for p in params if p.kind is not ParamKind.KEYWORD_ONLY]
-    keyword = [p for p in params if p.kind is ParamKind.KEYWORD_ONLY]
-    return Signature(tuple(positional + keyword))
-
-
-def _safe_call(source: str) -> ast.Call | None:
-    try:
-        node = ast.parse(source, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    return node if isinstance(node, ast.Call) else None
-
-
-def _call_name(call: ast.Call) -> str:
-    try:
-        return ast.unparse(call.func)
-    except (ValueError, RecursionError):
-        return ""
-
-
-def _is_false(node: ast.expr | None) -> bool:
-    return isinstance(node, ast.Constant) and node.value is False
-
-
-def _is_true(node: ast.expr | None) -> bool:
-    return isinstance(node, ast.Constant) and node.value is True

@@ -48,10 +48,18 @@ ACME = {
         class Engine(Base):
             pass
 
-        def decorated_by(f): return f
+        def decorated_by(f):
+            return lambda *a: f(*a[1:])
+
+        def identity(f):
+            # returns its argument: leaves the signature as it is
+            return f
 
         @decorated_by
         def fancy(q): ...
+
+        @identity
+        def plain(q): ...
 
         class External(torch.nn.Module):
             pass
@@ -138,6 +146,11 @@ def test_unknown_decorator_hides_the_signature(api: ProviderAPI) -> None:
     assert fancy is not None and fancy.signature is None and fancy.why_unknown
 
 
+def test_identity_decorator_keeps_the_signature(api: ProviderAPI) -> None:
+    plain = api.resolve("acme._core.plain").symbol
+    assert plain is not None and str(plain.signature) == "(q)"
+
+
 def test_external_base_hides_the_constructor(api: ProviderAPI) -> None:
     external = api.resolve("acme._core.External").symbol
     assert external is not None and external.signature is None
@@ -147,7 +160,7 @@ def test_dataclass_constructor_from_fields(api: ProviderAPI) -> None:
     config = api.resolve("acme.config.CacheConfig").symbol
     assert config is not None
     assert str(config.signature) == (
-        "(p: int, block_size: int = 16, names: list = <factory list>, *, swap: float = 4.0)"
+        "(p: int, block_size: int = 16, names: list = <list()>, *, swap: float = 4.0)"
     )
 
 

@@ -1,0 +1,151 @@
+"""Functions: a griffe Function -> the Signature a caller sees, or why it cannot be known.
+
+Owns decorator knowledge for functions (which keep a signature, which hide it), dropping the
+bound first parameter, `@overload` sets from stubs, and deprecation markers (the
+`deprecated` decorator, `warnings.warn(..., DeprecationWarning)` in the body, a
+`.. deprecated::` docstring). Takes griffe Functions plus a callback that classifies a
+provider's own decorators; gives `Signature`s.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import griffe
+
+from auditor.model import Param, ParamKind, Signature
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+# Decorators that leave a function's call signature as it is.
+TRANSPARENT = frozenset(
+    {
+        "staticmethod",
+        "classmethod",
+        "abc.abstractmethod",
+        "abstractmethod",
+        "typing.final",
+        "typing_extensions.final",
+        "typing.override",
+        "typing_extensions.override",
+        "typing.no_type_check",
+        "functools.cache",
+        "functools.lru_cache",
+        "contextlib.contextmanager",
+        "contextlib.asynccontextmanager",
+        "typing_extensions.deprecated",
+        "warnings.deprecated",
+        "deprecated.deprecated",
+        "deprecated.classic.deprecated",
+        "torch.inference_mode",
+        "torch.no_grad",
+        "torch.compiler.disable",
+        "torch.jit.unused",
+        "torch.jit.ignore",
+    }
+)
+PROPERTY = frozenset(
+    {"property", "builtins.property", "functools.cached_property", "cached_property"}
+)
+OVERLOAD = frozenset({"typing.overload", "typing_extensions.overload", "overload"})
+DEPRECATED = frozenset(
+    {"typing_extensions.deprecated", "warnings.deprecated", "deprecated.deprecated"}
+)
+DEPRECATION_WARNING = re.compile(r"warn\([^)]*(?:Deprecation|FutureWarning)", re.DOTALL)
+DEPRECATED_DOC = re.compile(r"\.\. deprecated::|^\s*Deprecated[:.]", re.MULTILINE)
+
+
+def decorator_path(decorator: Any) -> str:
+    path = decorator.callable_path
+    return path if isinstance(path, str) else str(decorator.value)
+
+
+def is_property(function: griffe.Function) -> bool:
+    decorators = {decorator_path(d) for d in function.decorators}
+    return bool(decorators & PROPERTY) or "property" in function.labels
+
+
+def signature_of(
+    function: griffe.Function,
+    *,
+    bound: bool,
+    provider_decorator: Callable[[str], bool],
+) -> tuple[Signature | None, str | None]:
+    """The signature a caller sees, or (None, why).
+
+    `bound`: the first parameter is already supplied (a method called on an instance, or
+    `__init__`); classmethods always drop `cls`, staticmethods never drop anything.
+    `provider_decorator(path)`: whether one of the provider's own decorators keeps the
+    signature (wraps with functools.wraps, or returns the function unchanged).
+    """
+    for path in (decorator_path(d) for d in function.decorators):
+        if path in TRANSPARENT or path in OVERLOAD or provider_decorator(path):
+            continue
+        return None, f"{function.path} is decorated with {path}; its signature is unknown"
+    if function.overloads and _is_stub(function):
+        return None, f"{function.path} is an @overload set"
+    params = [_param(p) for p in function.parameters]
+    if _drops_first(function, bound) and params:
+        params = params[1:]
+    returns = str(function.returns) if function.returns is not None else None
+    return Signature(tuple(params), returns), None
+
+
+def overloads_of(function: griffe.Function, *, bound: bool) -> tuple[Signature, ...]:
+    """The `@overload` variants of a stub function (a call must match one)."""
+    if not function.overloads or not _is_stub(function):
+        return ()
+    out = []
+    for variant in function.overloads:
+        params = [_param(p) for p in variant.parameters]
+        if _drops_first(variant, bound) and params:
+            params = params[1:]
+        out.append(Signature(tuple(params)))
+    return tuple(out)
+
+
+def _is_stub(function: griffe.Function) -> bool:
+    path = str(function.filepath or "")
+    return path.endswith(".pyi")
+
+
+def _drops_first(function: griffe.Function, bound: bool) -> bool:
+    if not isinstance(function.parent, griffe.Class) or "staticmethod" in function.labels:
+        return False
+    if "classmethod" in function.labels:
+        return True
+    return bound or function.name in {"__init__", "__new__"}
+
+
+def _param(parameter: griffe.Parameter) -> Param:
+    default = parameter.default
+    annotation = parameter.annotation
+    kind = parameter.kind.value if parameter.kind else "positional or keyword"
+    return Param(
+        name=parameter.name,
+        kind=ParamKind(kind),
+        default=None if default is None else str(default),
+        annotation=None if annotation is None else str(annotation),
+    )
+
+
+def deprecation(obj: Any) -> str | None:
+    """How the provider marks `obj` deprecated, or None."""
+    for decorator in getattr(obj, "decorators", ()):
+        if decorator_path(decorator) in DEPRECATED:
+            return "marked @deprecated"
+    docstring = getattr(obj, "docstring", None)
+    if docstring is not None and DEPRECATED_DOC.search(docstring.value or ""):
+        return "its docstring says it is deprecated"
+    if isinstance(obj, griffe.Function) and DEPRECATION_WARNING.search(_body(obj)):
+        return "it warns with a DeprecationWarning when called"
+    return None
+
+
+def _body(function: griffe.Function) -> str:
+    try:
+        return function.source
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return ""
