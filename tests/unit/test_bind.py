@@ -6,7 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from auditor.bind import Problem, bind, check_site
+from auditor.bind import (
+    Problem,
+    Verdict,
+    bind,
+    check_site,
+    compare,
+    override_mismatch,
+    positional_shift,
+    rename_suggestion,
+)
 from auditor.kinds import Kind
 from auditor.model import (
     Action,
@@ -178,3 +187,59 @@ def test_unknown_signature_is_never_a_break() -> None:
     resolver = FakeResolver({"acme.C": Resolution(Lookup.FOUND, "acme.C", symbol)})
     site = Site(Action.CALL, "acme.C", "w.x", LOC, CallShape(9, ("nope",)))
     assert check_site(site, resolver).problems == ()
+
+
+# --------------------------------------------------------------------------- comparisons
+
+
+def verdict(
+    signature: Signature, *, deprecated: str | None = None, path: str = "acme.f"
+) -> Verdict:
+    symbol = Symbol(path, SymbolKind.FUNCTION, signature, deprecated=deprecated)
+    return Verdict(Resolution(Lookup.FOUND, path, symbol), (), signature)
+
+
+def test_parameter_inserted_before_a_positional_argument_is_a_shift() -> None:
+    before, after = sig(("a", PK, False), ("b", PK, True)), sig(("x", PK, True), ("a", PK, False))
+    assert positional_shift(shape(1), before, after) == Problem(Kind.POSITIONAL_SHIFT, "x")
+
+
+def test_parameter_appended_is_no_shift() -> None:
+    before, after = sig(("a", PK, False)), sig(("a", PK, False), ("z", PK, True))
+    assert positional_shift(shape(1), before, after) is None
+    assert positional_shift(shape(0, "a"), before, after) is None
+
+
+def test_override_missing_a_parameter_the_provider_now_passes() -> None:
+    before, after = sig(("a", PK, False)), sig(("a", PK, False), ("extra", KO, True))
+    assert override_mismatch(sig(("a", PK, False)), before, after) == Problem(
+        Kind.OVERRIDE_MISMATCH, "extra"
+    )
+    flexible = sig(("a", PK, False), ("kw", VK, False))
+    assert override_mismatch(flexible, before, after) is None
+
+
+def test_override_requiring_a_parameter_the_provider_dropped() -> None:
+    before, after = sig(("a", PK, False), ("b", PK, False)), sig(("a", PK, False))
+    override = sig(("a", PK, False), ("b", PK, False))
+    assert override_mismatch(override, before, after) == Problem(Kind.OVERRIDE_MISMATCH, "b")
+
+
+def test_differences_already_in_the_baseline_are_not_an_override_mismatch() -> None:
+    same = sig(("a", PK, False), ("c", KO, True))
+    assert override_mismatch(sig(("a", PK, False)), same, same) is None
+
+
+def test_rename_suggestion_by_name_similarity() -> None:
+    before = sig(("kv_cache_spec", PK, False))
+    after = sig(("kv_cache_specs", PK, False))
+    assert "kv_cache_specs" in (rename_suggestion("kv_cache_spec", before, after) or "")
+    assert rename_suggestion("gone", sig(("gone", PK, True)), sig()) is None
+
+
+def test_compare_reports_a_deprecation_new_in_the_target() -> None:
+    site = Site(Action.CALL, "acme.f", "w.x", LOC, CallShape(0, ()))
+    plain = sig()
+    old, new = verdict(plain), verdict(plain, deprecated="marked @deprecated")
+    assert [p.kind for p in compare(site, old, new)] == [Kind.DEPRECATED]
+    assert compare(site, new, new) == ()
