@@ -132,7 +132,7 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
     if resolution.status is Lookup.MISSING_NAME:
         if site.store and site.action is Action.ATTRIBUTE:
             return Verdict(resolution)  # assigning a new attribute is no error
-        return Verdict(resolution, (Problem(Kind.REMOVED_SYMBOL),))
+        return Verdict(resolution, (Problem(Kind.REMOVED_SYMBOL, None, _moved(resolver, site)),))
     symbol = resolution.symbol
     if symbol is None or symbol.signature is None:
         return Verdict(resolution)
@@ -142,6 +142,12 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
     if site.action is Action.OVERRIDE or site.call is None:
         return Verdict(resolution, (), signature)
     return Verdict(resolution, bind(site.call, signature), signature)
+
+
+def _moved(resolver: Resolver, site: Site) -> str | None:
+    moved = getattr(resolver, "moved", None)
+    found = moved(site.target) if moved is not None else None
+    return f"a definition of that name now lives in {found}" if found else None
 
 
 def _lookup_path(site: Site) -> str:

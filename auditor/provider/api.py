@@ -107,6 +107,16 @@ class ProviderAPI:
             return Resolution(Lookup.MISSING_MODULE, dotted, missing=dotted)
         return Resolution(Lookup.FOUND, dotted, symbol=self._symbol(obj))
 
+    def moved(self, dotted: str) -> str | None:
+        """Where a definition with the same name lives now, among the modules loaded so far."""
+        name = dotted.removesuffix("()").rpartition(".")[2]
+        for module_name in sorted(m for m, v in self._modules.items() if v is not None):
+            module = self._modules[module_name]
+            member = module.members.get(name) if module is not None else None
+            if member is not None and not member.is_alias and member.path != dotted:
+                return str(member.path)
+        return None
+
     def prefetch(self, dotted_paths: Iterable[str]) -> None:
         """Tell a lazily fetching tree which module files lookups of these paths will read."""
         prefetch = getattr(self.tree, "prefetch", None)

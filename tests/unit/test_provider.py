@@ -171,3 +171,9 @@ def test_modules_are_loaded_lazily(api: ProviderAPI) -> None:
 
 def test_outside_the_provider_is_unknown(api: ProviderAPI) -> None:
     assert api.resolve("torch.nn.Module").status is Lookup.UNKNOWN
+
+
+def test_moved_names_are_found_among_loaded_modules(api: ProviderAPI) -> None:
+    api.resolve("acme._core.Engine")
+    assert api.moved("acme.util.Base") == "acme._core.Base"
+    assert api.moved("acme.util.NowhereToBeFound") is None
