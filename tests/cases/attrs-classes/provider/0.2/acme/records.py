@@ -1,0 +1,56 @@
+"""attrs classes: classic `attr.s`/`attr.ib` and `define`/`frozen`/`field`."""
+
+from __future__ import annotations
+
+import attr
+from attrs import define, field, frozen
+
+
+@attr.s
+class Legacy:
+    key = attr.ib()
+    value = attr.ib(default=None)
+    note: str = "n"  # no attr.ib and no auto_attribs: a class attribute, not a field
+
+
+@attr.s(auto_attribs=True)
+class Entry:
+    key: str
+    weight: float = 1.0
+    source: str = attr.ib(kw_only=True)
+
+
+@define
+class Conn:
+    host: str
+    _attempts: int = 3
+
+
+@frozen
+class Version:
+    major: int
+    minor: int = 0
+
+
+@define
+class Pool:
+    _size: int = field(default=4, alias="capacity")
+    limit: int = field(default=1, alias="max_items")
+
+
+@define
+class Store:
+    name: str
+    cache: dict = field(factory=dict, init=False)
+
+
+@define(kw_only=True)
+class Opts:
+    verbose: bool = False
+    level: int = 0
+
+
+@define
+class Request:
+    url: str
+    timeout: float = field(default=1.0, kw_only=True)
