@@ -1,0 +1,1 @@
+"""acme: msgspec wire messages."""
