@@ -1,8 +1,8 @@
 # Maintainers: wheels and sdists -> a folder holding only their Python sources and metadata.
 #
-# Owns: `fetch_sources`, the one door through which an index release's bytes arrive (download
-#       the archive, keep the sources, delete the archive: a later change can swap this single
-#       function for ranged reads of individual zip members); extracting .py/.pyi plus
+# Owns: `fetch_sources`, the door through which a whole index release arrives (download the
+#       archive, keep the sources, delete the archive; remote wheels are read member by member
+#       instead, in remote.py, when the server honours ranges); extracting .py/.pyi plus
 #       METADATA / top_level.txt (wheel) or PKG-INFO / pyproject.toml (sdist) and nothing else;
 #       skipping unsafe members (absolute, `..`, symlinks) with a warning; the import root and
 #       names (wheel: the archive root; sdist: `src/` if it holds packages, else the top folder).
@@ -79,11 +79,19 @@ def is_archive_name(filename: str) -> bool:
 
 
 def fetch_sources(
-    fetcher: Fetcher, file: DistFile, work: Path, project: str
+    fetcher: Fetcher,
+    file: DistFile,
+    work: Path,
+    project: str,
+    downloaded: Downloaded | None = None,
 ) -> tuple[Layout, Downloaded]:
-    """Fill `work/tree` with the sources of `file`; the archive itself is not kept."""
+    """Fill `work/tree` with the sources of `file`; the archive itself is not kept.
+
+    `downloaded`: the file is already at `work/download` (a ranged request got all of it).
+    """
     archive = work / "download"
-    downloaded = fetcher.download(file.url, archive, file.sha256)
+    if downloaded is None:
+        downloaded = fetcher.download(file.url, archive, file.sha256)
     tree = work / "tree"
     tree.mkdir()
     try:
@@ -149,7 +157,7 @@ def _extract(entries: Iterable[_Entry], filename: str, dest: Path, *, wheel: boo
             safe.append((rel, entry))
     prefix = "" if wheel else _top_folder([rel for rel, _ in safe])
     for rel, entry in safe:
-        target = _wheel_target(rel) if wheel else _sdist_target(rel, prefix)
+        target = wheel_target(rel) if wheel else _sdist_target(rel, prefix)
         if target is None or entry.kind == "dir":
             continue
         if entry.kind == "link":
@@ -167,7 +175,9 @@ def _top_folder(names: list[str]) -> str:
     return f"{tops.pop()}/" if len(tops) == 1 and nested else ""
 
 
-def _wheel_target(rel: str) -> str | None:
+def wheel_target(rel: str) -> str | None:
+    """Where a wheel member lands in the tree (purelib/platlib at the root), or None when
+    the tree does not keep it (not a source file, nor METADATA / top_level.txt)."""
     parts = rel.split("/")
     if parts[0].endswith(".data"):  # purelib/platlib install at the root; the rest never imports
         if len(parts) < 3 or parts[1] not in ("purelib", "platlib"):

@@ -4,10 +4,14 @@
 #     trees/<name>/<version>-<sha256[:16]>/   extracted sources + release.json (what we know)
 #     trees/<name>/index.json                 version -> tree folder, for lookups without network
 #     local/<sha256[:16]>/                    the same for local wheels/sdists (direct references)
+#     members/<sha256>/listing.json           a wheel read by ranges: its members and where they lie
+#     members/<sha256>/files/<member path>    the members read so far (verified, inflated)
 #     pages/<hash of index URL>/<name>.json   parsed project pages, fresh for PAGE_TTL_SECONDS
 #     tmp/                                    downloads and extractions in progress
 # Every write is atomic: files via temp + os.replace; trees are built in tmp/ and renamed into
-# place with their release.json inside, so a tree folder that exists is complete.
+# place with their release.json inside, so a tree folder that exists is complete. A wheel read
+# by ranges has a tree folder holding only release.json (extra["members"] names its members/
+# folder); its members arrive one by one, each written atomically, and are read from there.
 # Takes: records and staged folders. Gives: records, tree folders, cached pages, Releases.
 """The local cache of extracted source trees and index pages."""
 
@@ -42,6 +46,7 @@ CACHE_ENV = "DRIFT_AUDIT_CACHE_DIR"
 PAGE_TTL_SECONDS = 600.0
 STALE_TMP_SECONDS = 86400.0
 RECORD = "release.json"
+LISTING = "listing.json"
 CACHE_HINT = f"pass --cache-dir (or set {CACHE_ENV}) to a writable folder"
 
 
@@ -137,6 +142,10 @@ class Cache:
         self._write_json(folder / "index.json", index)
         return dest
 
+    def members(self, key: str) -> MemberStore:
+        """The store of members read by ranges from the archive with this key (its sha256)."""
+        return MemberStore(self.root / "members" / key)
+
     def publish_local(self, staged: Path, record: TreeRecord, sha256: str) -> Path:
         return self._publish(staged, record, self.root / "local" / sha256[:16])
 
@@ -198,6 +207,59 @@ class Cache:
             raise FetchError(
                 f"cannot write to the cache at {self.root}: {exc}", hint=CACHE_HINT
             ) from exc
+
+
+class MemberStore:
+    """members/<key>/: listing.json and files/<member path>, each written atomically.
+
+    A store that cannot be written is not an error: the members stay in memory for this run
+    (one warning), and the next run fetches them again.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._warned = False
+
+    def load_listing(self) -> dict[str, Any]:
+        return _read_json(self.folder / LISTING)
+
+    def save_listing(self, data: dict[str, Any]) -> None:
+        try:
+            write_json_atomic(self.folder / LISTING, data)
+        except OSError as exc:
+            self._warn(exc)
+
+    def read(self, name: str) -> bytes | None:
+        try:
+            return (self.folder / "files" / name).read_bytes()
+        except OSError:
+            return None
+
+    def has(self, name: str) -> bool:
+        return (self.folder / "files" / name).is_file()
+
+    def write(self, name: str, data: bytes) -> bool:
+        """Store one member; False when the cache could not be written."""
+        path = self.folder / "files" / name
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                Path(tmp).replace(path)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        except OSError as exc:
+            self._warn(exc)
+            return False
+        return True
+
+    def _warn(self, exc: OSError) -> None:
+        if not self._warned:
+            self._warned = True
+            log.warning("cannot write to the cache at %s: %s (%s)", self.folder, exc, CACHE_HINT)
 
 
 def same_version(a: str, b: str) -> bool:

@@ -1,35 +1,44 @@
 # Maintainers: the only code that touches the network (and file:// URLs the same way).
 #
 # Owns: HTTP GET with a User-Agent, a timeout and retries with backoff on connection errors and
-#       5xx; streaming a download to a file while hashing it; the byte count of this run.
-# Takes: URLs. Gives: Page (body, content type, final URL) or a file on disk plus its sha256.
-# A 404/410 is `NotFound` (the index decides what it means); other failures are FetchError; a
-# hash mismatch is ArchiveError. With offline=True a network URL is refused outright.
-# Credentials in an index URL (https://user:token@host/simple) become a Basic Authorization
-# header, reused for files on the same host, and never appear in messages (`redact`).
-"""Fetching URLs: index pages and archives, over HTTP(S) or from file:// URLs."""
+#       5xx; streaming a download to a file while hashing it; single-range GETs (`fetch_tail`,
+#       `fetch_range`) over kept-alive connections, one per host per thread, with a small
+#       thread pool for concurrent member fetches; the byte and request counts of this run.
+# Takes: URLs. Gives: Page (body, content type, final URL), a file on disk plus its sha256, or
+# the bytes of one range. A 404/410 is `NotFound` (the index decides what it means); other
+# failures are FetchError; a hash mismatch is ArchiveError. With offline=True a network URL is
+# refused outright. Credentials in an index URL (https://user:token@host/simple) become a Basic
+# Authorization header, reused for files on the same host, never sent to another host after a
+# redirect, and never shown in messages (`redact`).
+# Never a multi-range request (`bytes=a-b,c-d`): some servers answer it with the whole body.
+# A ranged request answered 200 (the server ignores Range) is the whole file: `fetch_tail`
+# streams it to disk for the caller to use as a whole download. The network modules (ssl,
+# http.client, urllib.request) are imported on first use, so a run from the cache skips them.
+"""Fetching URLs: index pages and archives (whole or by byte ranges), over HTTP(S) or file://."""
 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
-import http.client
 import importlib.metadata
 import logging
-import ssl
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, TypeVar
-from urllib.error import HTTPError, URLError
-from urllib.parse import unquote, urlsplit, urlunsplit
-from urllib.request import HTTPSHandler, Request, build_opener
+from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 from auditor.errors import ArchiveError, FetchError
 from auditor.sources.specs import is_local_url, local_path
 
 if TYPE_CHECKING:
+    import http.client
+    import ssl
     from collections.abc import Callable
+    from concurrent.futures import ThreadPoolExecutor
+    from urllib.request import OpenerDirector
 
 T = TypeVar("T")
 log = logging.getLogger("drift_audit")
@@ -37,10 +46,14 @@ log = logging.getLogger("drift_audit")
 TIMEOUT_SECONDS = 30.0
 RETRY_DELAYS: tuple[float, ...] = (0.5, 1.5, 4.0)  # three retries after the first attempt
 CHUNK_BYTES = 1 << 20
+WORKERS = 8  # concurrent range requests (each worker keeps its own connection per host)
+MAX_REDIRECTS = 5
 NETWORK_HINT = (
     "check the network (and any proxy), pass --index-url for a reachable index, "
     "or --offline to use only the cache"
 )
+CORRUPT_HINT = "retry; if it persists the index or a proxy serves a corrupt file"
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 
 def _user_agent() -> str:
@@ -53,6 +66,10 @@ def _user_agent() -> str:
 
 class NotFound(Exception):  # an answer, not a failure: the caller decides what it means
     """The URL answered 404/410, or a file:// path does not exist."""
+
+
+class _Retryable(Exception):
+    """A failure worth another attempt (connection trouble, a 5xx)."""
 
 
 @dataclass(frozen=True)
@@ -68,16 +85,41 @@ class Downloaded:
     network_bytes: int  # 0 for a file:// URL
 
 
+@dataclass(frozen=True)
+class Tail:
+    """The last bytes of a remote file, or (server ignoring Range) the whole file on disk."""
+
+    start: int  # offset of body[0] in the file
+    total: int  # the file's size
+    body: bytes
+    whole: Downloaded | None = None  # set when the whole file was streamed to `spill`
+
+
 class Fetcher:
-    """GETs pages and downloads files; counts the bytes that came over the network."""
+    """GETs pages, downloads files and byte ranges; counts network bytes and requests."""
 
     def __init__(self, *, offline: bool = False, cafile: str | None = None) -> None:
         self.offline = offline
         self.bytes_fetched = 0
+        self.requests_made = 0
+        self._cafile = cafile
         self._user_agent = _user_agent()
         self._auth: dict[str, str] = {}  # host -> Authorization header
-        context = _ssl_context(cafile)
-        self._opener = build_opener(HTTPSHandler(context=context))
+        self._lock = threading.Lock()
+        self._local = threading.local()  # per thread: (scheme, netloc) -> connection
+        self._connections: list[http.client.HTTPConnection] = []
+        self._moved: dict[str, str] = {}  # URL -> where it redirected to last time
+        self._pool: ThreadPoolExecutor | None = None
+
+    @functools.cached_property
+    def _context(self) -> ssl.SSLContext:
+        return _ssl_context(self._cafile)
+
+    @functools.cached_property
+    def _opener(self) -> OpenerDirector:
+        from urllib.request import HTTPSHandler, build_opener
+
+        return build_opener(HTTPSHandler(context=self._context))
 
     def get(self, url: str, accept: str) -> Page:
         """The body of a page; NotFound on 404, FetchError when unreachable."""
@@ -94,21 +136,174 @@ class Fetcher:
             before = self.bytes_fetched
             digest = self._with_retries(url, "*/*", lambda resp: self._save(resp, dest))
             network = self.bytes_fetched - before
-        if sha256 and digest != sha256.lower():
-            dest.unlink(missing_ok=True)
-            raise ArchiveError(
-                f"{_basename(url)} does not match the sha256 the index gave "
-                f"(expected {sha256[:16]}..., got {digest[:16]}...)",
-                hint="retry; if it persists the index or a proxy serves a corrupt file",
-            )
+        verify(url, dest, digest, sha256)
         return Downloaded(sha256=digest, network_bytes=network)
 
-    def _read_page(self, resp: http.client.HTTPResponse) -> Page:
+    def remember_credentials(self, url: str) -> None:
+        """Learn the Authorization for a URL's host from its user:password, if it has one."""
+        self._authorize(url)
+
+    def close(self) -> None:
+        """Stop the worker threads and close every kept-alive connection."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+            connections, self._connections = self._connections, []
+        if pool is not None:
+            pool.shutdown(wait=True)
+        for conn in connections:
+            conn.close()
+
+    def pool(self) -> ThreadPoolExecutor:
+        """The worker threads for concurrent range requests, started on first use."""
+        with self._lock:
+            if self._pool is None:
+                from concurrent.futures import ThreadPoolExecutor
+
+                self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="drift-audit-fetch")
+            return self._pool
+
+    # ----------------------------------------------------------------------- byte ranges
+
+    def fetch_tail(self, url: str, size: int, spill: Path, sha256: str | None) -> Tail:
+        """The last `size` bytes of `url`, in one request (`bytes=-size`).
+
+        A server that ignores Range answers with the whole file: it is streamed to `spill`,
+        checked against `sha256`, and the Tail says so (`whole`).
+        """
+
+        def consume(resp: http.client.HTTPResponse) -> Tail:
+            if resp.status == 200:
+                before = self.bytes_fetched
+                digest = self._save(resp, spill)
+                verify(url, spill, digest, sha256)
+                whole = Downloaded(sha256=digest, network_bytes=self.bytes_fetched - before)
+                return Tail(0, spill.stat().st_size, b"", whole=whole)
+            start, end, total = _content_range(url, resp)
+            body = self._read_body(resp)
+            if end != total - 1 or len(body) != end - start + 1:
+                raise _Retryable(f"a short answer to a tail request ({len(body)} bytes)")
+            return Tail(start, total, body)
+
+        return self._ranged(url, f"bytes=-{size}", consume)
+
+    def fetch_range(self, url: str, start: int, end: int) -> bytes:
+        """The bytes [start, end) of `url`, in one single-range request."""
+
+        def consume(resp: http.client.HTTPResponse) -> bytes:
+            if resp.status == 200:
+                resp.close()
+                raise FetchError(
+                    f"{_basename(url)}: the server stopped honouring byte ranges",
+                    hint="retry; a proxy may strip Range headers",
+                )
+            got_start, got_end, _ = _content_range(url, resp)
+            body = self._read_body(resp)
+            if (got_start, got_end) != (start, end - 1) or len(body) != end - start:
+                raise _Retryable(f"asked for bytes {start}-{end - 1}, got {got_start}-{got_end}")
+            return body
+
+        return self._ranged(url, f"bytes={start}-{end - 1}", consume)
+
+    def _ranged(
+        self, url: str, byte_range: str, consume: Callable[[http.client.HTTPResponse], T]
+    ) -> T:
+        import http.client
+
+        url, auth = self._authorize(url)
+        if self.offline:
+            raise FetchError(f"{url} needs the network and --offline was given", hint=NETWORK_HINT)
+        headers = {**auth, "User-Agent": self._user_agent, "Range": byte_range}
+        headers["Accept-Encoding"] = "identity"  # ranges of the stored bytes, never re-encoded
+        failure: Exception | None = None
+        for delay in (0.0, *RETRY_DELAYS):
+            if failure is not None:
+                log.debug("retrying %s in %.1fs after: %s", url, delay, failure)
+                time.sleep(delay)
+            try:
+                return self._exchange(url, headers, consume)
+            except _Retryable as exc:
+                failure = exc
+            except (OSError, http.client.HTTPException) as exc:
+                self._drop_connection(self._moved.get(url, url))
+                failure = exc
+        raise FetchError(f"cannot fetch {url}: {_reason(failure)}", hint=NETWORK_HINT) from failure
+
+    def _exchange(
+        self, url: str, headers: dict[str, str], consume: Callable[[http.client.HTTPResponse], T]
+    ) -> T:
+        """One request, following redirects; 5xx is _Retryable, other errors raise."""
+        target = self._moved.get(url, url)
+        for _ in range(MAX_REDIRECTS + 1):
+            resp = self._send(target, _for_host(headers, url, target))
+            if resp.status in _REDIRECTS and resp.getheader("Location"):
+                resp.read()
+                target = urljoin(target, str(resp.getheader("Location")))
+                continue
+            if resp.status in (200, 206):
+                self._moved[url] = target
+                return consume(resp)
+            resp.read()
+            if resp.status in (404, 410):
+                raise NotFound(url)
+            if resp.status >= 500:
+                raise _Retryable(f"HTTP {resp.status} {resp.reason}")
+            raise FetchError(
+                f"{url} answered {resp.status} {resp.reason}",
+                hint="check the index URL and its credentials (--index-url, pip config)",
+            )
+        raise FetchError(f"{url} redirects more than {MAX_REDIRECTS} times", hint=NETWORK_HINT)
+
+    def _send(self, url: str, headers: dict[str, str]) -> http.client.HTTPResponse:
+        """GET over this thread's kept-alive connection to the host, reconnecting once if the
+        server closed it since the last request."""
+        import http.client
+
+        parts = urlsplit(url)
+        conn, path = self._connection(parts.scheme, parts.netloc), _request_target(url)
+        for attempt in (1, 2):
+            reused = conn.sock is not None
+            self._count_request()
+            try:
+                conn.request("GET", path, headers=headers)
+                return conn.getresponse()
+            except (http.client.RemoteDisconnected, ConnectionError) as exc:
+                conn.close()
+                if not reused or attempt == 2:
+                    raise _Retryable(str(exc) or type(exc).__name__) from exc
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _connection(self, scheme: str, netloc: str) -> http.client.HTTPConnection:
+        conns: dict[tuple[str, str], http.client.HTTPConnection]
+        conns = self._local.__dict__.setdefault("connections", {})
+        conn = conns.get((scheme, netloc))
+        if conn is None:
+            conn = _connect(scheme, netloc, self._context if scheme == "https" else None)
+            conns[scheme, netloc] = conn
+            with self._lock:
+                self._connections.append(conn)
+        return conn
+
+    def _drop_connection(self, url: str) -> None:
+        parts = urlsplit(url)
+        conns = self._local.__dict__.get("connections", {})
+        conn = conns.get((parts.scheme, parts.netloc))
+        if conn is not None:
+            conn.close()
+
+    def _read_body(self, resp: http.client.HTTPResponse) -> bytes:
         body = resp.read()
-        self.bytes_fetched += len(body)
+        self._count(len(body))
+        return body
+
+    # ----------------------------------------------------------------------- urllib
+
+    def _read_page(self, resp: http.client.HTTPResponse) -> Page:
+        body = self._read_body(resp)
         return Page(body, resp.headers.get_content_type(), resp.geturl())
 
     def _save(self, resp: http.client.HTTPResponse, dest: Path) -> str:
+        import http.client
+
         expected = resp.headers.get("Content-Length")
         with dest.open("wb") as out:
             digest, size = _stream(resp, out, self._count)
@@ -128,11 +323,20 @@ class Fetcher:
         return url, ({"Authorization": self._auth[host]} if host in self._auth else {})
 
     def _count(self, n: int) -> None:
-        self.bytes_fetched += n
+        with self._lock:
+            self.bytes_fetched += n
+
+    def _count_request(self) -> None:
+        with self._lock:
+            self.requests_made += 1
 
     def _with_retries(
         self, url: str, accept: str, consume: Callable[[http.client.HTTPResponse], T]
     ) -> T:
+        import http.client
+        from urllib.error import HTTPError, URLError
+        from urllib.request import Request
+
         url, headers = self._authorize(url)
         if self.offline:
             raise FetchError(f"{url} needs the network and --offline was given", hint=NETWORK_HINT)
@@ -144,12 +348,13 @@ class Fetcher:
             if failure is not None:
                 log.debug("retrying %s in %.1fs after: %s", url, delay, failure)
                 time.sleep(delay)
+            self._count_request()
             try:
                 with self._opener.open(request, timeout=TIMEOUT_SECONDS) as resp:
                     return consume(resp)
             except HTTPError as exc:
                 exc.close()
-                _raise_unless_retryable(url, exc)
+                _raise_unless_retryable(url, exc.code, str(exc.reason), exc)
                 failure = exc
             except (URLError, OSError, http.client.HTTPException) as exc:
                 failure = exc
@@ -169,17 +374,36 @@ def redact(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
-def _raise_unless_retryable(url: str, exc: HTTPError) -> None:
-    if exc.code in (404, 410):
+def without_credentials(url: str) -> str:
+    """The URL without user:password (what the cache may keep; the index URL supplies them)."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+
+def verify(url: str, dest: Path, digest: str, sha256: str | None) -> None:
+    """ArchiveError (and `dest` removed) when `digest` is not the `sha256` the index gave."""
+    if sha256 and digest != sha256.lower():
+        dest.unlink(missing_ok=True)
+        raise ArchiveError(
+            f"{_basename(url)} does not match the sha256 the index gave "
+            f"(expected {sha256[:16]}..., got {digest[:16]}...)",
+            hint=CORRUPT_HINT,
+        )
+
+
+def _raise_unless_retryable(url: str, code: int, reason: str, exc: Exception) -> None:
+    if code in (404, 410):
         raise NotFound(url) from None
-    if exc.code < 500:
+    if code < 500:
         raise FetchError(
-            f"{url} answered {exc.code} {exc.reason}",
+            f"{url} answered {code} {reason}",
             hint="check the index URL and its credentials (--index-url, pip config)",
         ) from exc
 
 
 def _reason(exc: Exception | None) -> str:
+    from urllib.error import HTTPError, URLError
+
     if isinstance(exc, HTTPError):
         return f"HTTP {exc.code} {exc.reason}"
     if isinstance(exc, URLError):
@@ -187,7 +411,74 @@ def _reason(exc: Exception | None) -> str:
     return str(exc) or type(exc).__name__
 
 
+def _content_range(url: str, resp: http.client.HTTPResponse) -> tuple[int, int, int]:
+    """(first, last, total) from a 206's Content-Range: `bytes 100-199/1000`."""
+    value = str(resp.getheader("Content-Range") or "")
+    unit, _, rest = value.partition(" ")
+    span, _, total = rest.partition("/")
+    first, _, last = span.partition("-")
+    if unit != "bytes" or not (first.isdigit() and last.isdigit() and total.isdigit()):
+        resp.close()
+        raise FetchError(
+            f"{_basename(url)}: a partial answer without a usable Content-Range ({value!r})",
+            hint=NETWORK_HINT,
+        )
+    return int(first), int(last), int(total)
+
+
+def _for_host(headers: dict[str, str], original: str, target: str) -> dict[str, str]:
+    """The headers for `target`: no Authorization once a redirect leaves the original host."""
+    if urlsplit(original).netloc == urlsplit(target).netloc:
+        return headers
+    return {k: v for k, v in headers.items() if k != "Authorization"}
+
+
+def _request_target(url: str) -> str:
+    parts = urlsplit(url)
+    if _proxy_for(parts.scheme, parts.hostname or "") and parts.scheme == "http":
+        return urlunsplit(parts._replace(fragment=""))  # a plain-HTTP proxy takes the whole URL
+    return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+
+
+def _connect(
+    scheme: str, netloc: str, context: ssl.SSLContext | None
+) -> http.client.HTTPConnection:
+    """A connection to `netloc`, through the proxy the environment names for it, if any."""
+    import http.client
+
+    parts = urlsplit(f"//{netloc}")
+    host, port = parts.hostname or "", parts.port
+    proxy = _proxy_for(scheme, host)
+    if proxy is None:
+        if scheme == "https":
+            return http.client.HTTPSConnection(host, port, timeout=TIMEOUT_SECONDS, context=context)
+        return http.client.HTTPConnection(host, port, timeout=TIMEOUT_SECONDS)
+    via = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+    auth = {}
+    if via.username is not None:
+        token = base64.b64encode(f"{unquote(via.username)}:{unquote(via.password or '')}".encode())
+        auth["Proxy-Authorization"] = f"Basic {token.decode()}"
+    if scheme == "https":
+        conn = http.client.HTTPSConnection(
+            via.hostname or "", via.port or 80, timeout=TIMEOUT_SECONDS, context=context
+        )
+        conn.set_tunnel(host, port, headers=auth)
+        return conn
+    return http.client.HTTPConnection(via.hostname or "", via.port or 80, timeout=TIMEOUT_SECONDS)
+
+
+def _proxy_for(scheme: str, host: str) -> str | None:
+    from urllib.request import getproxies, proxy_bypass
+
+    proxy = getproxies().get(scheme)
+    if not proxy or proxy_bypass(host):
+        return None
+    return proxy
+
+
 def _ssl_context(cafile: str | None) -> ssl.SSLContext:
+    import ssl
+
     if cafile and Path(cafile).is_file():
         return ssl.create_default_context(cafile=cafile)
     return ssl.create_default_context()

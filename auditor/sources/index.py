@@ -19,20 +19,24 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from auditor.errors import FetchError, PackageNotFoundError, VersionNotFoundError
+from auditor.sources import Release
 from auditor.sources.archive import fetch_sources
 from auditor.sources.cache import PAGE_TTL_SECONDS, Cache, TreeRecord, cache_root, same_version
 from auditor.sources.fetch import Fetcher, NotFound, redact
 from auditor.sources.local import direct_reference
 from auditor.sources.pipconf import IndexSettings, default_index_url, read_index_settings
+from auditor.sources.remote import Listing, Opened, WheelTree, open_wheel, wants_ranges
 from auditor.sources.simple import ACCEPT, choose_file, parse_page, project_url, sort_versions
 from auditor.sources.specs import exact_pin, is_local_url, parse_spec
+from auditor.sources.zipdir import Unsupported
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from packaging.specifiers import SpecifierSet
 
-    from auditor.sources import Release
+    from auditor.sources.cache import MemberStore
+    from auditor.sources.fetch import Downloaded
     from auditor.sources.simple import DistFile
 
 log = logging.getLogger("drift_audit")
@@ -70,8 +74,17 @@ class Index:
 
     @property
     def bytes_fetched(self) -> int:
-        """Bytes downloaded over the network by this Index so far."""
+        """Bytes downloaded over the network by this Index (and its trees) so far."""
         return self._fetcher.bytes_fetched
+
+    @property
+    def requests_made(self) -> int:
+        """HTTP requests sent by this Index (and its trees) so far, retries included."""
+        return self._fetcher.requests_made
+
+    def close(self) -> None:
+        """Stop background fetches and close kept-alive connections (optional)."""
+        self._fetcher.close()
 
     @functools.cached_property
     def urls(self) -> tuple[str, ...]:
@@ -95,9 +108,9 @@ class Index:
         """One release by exact version (PEP 440 equality), from the cache when it is there."""
         name = canonicalize_name(name)
         found = self.cache.find_tree(name, version)
-        if found is not None:
-            tree_dir, record = found
-            return record.release(tree_dir)
+        cached = self._cached_release(*found) if found is not None else None
+        if cached is not None:
+            return cached
         try:
             index_url, files = self._project(name)
         except FetchError as exc:
@@ -183,14 +196,48 @@ class Index:
 
     # ----------------------------------------------------------------------- trees
 
+    def _cached_release(self, tree_dir: Path, record: TreeRecord) -> Release | None:
+        """A cached tree as a Release; None when a ranged wheel's listing is gone."""
+        key = record.extra.get("members")
+        if not key:
+            return record.release(tree_dir)
+        store = self.cache.members(key)
+        listing = Listing.from_json(store.load_listing())
+        if listing is None:
+            return None
+        for url in (self.settings.index_url, *self.settings.extra_index_urls):
+            if url:  # members not cached yet may need the index's credentials
+                self._fetcher.remember_credentials(url)
+        return self._wheel_release(record, listing, store)
+
+    def _wheel_release(
+        self, record: TreeRecord, listing: Listing, store: MemberStore, bytes_fetched: int = 0
+    ) -> Release:
+        tree = WheelTree(listing, store, self._fetcher, packages=record.import_names)
+        return Release(
+            name=record.name,
+            version=record.version,
+            tree=tree,
+            origin=record.origin,
+            import_names=record.import_names,
+            requires=record.requires,
+            bytes_fetched=bytes_fetched,
+            extra=dict(record.extra),
+        )
+
     def _fetch(self, name: str, file: DistFile, index_url: str) -> Release:
         if self.offline and not is_local_url(file.url):
             raise _offline_miss(f"{name}=={file.version}")
         if file.yanked:
             log.warning("%s %s was yanked from the index; reading it anyway", name, file.version)
         log.info("fetching %s", file.filename)
+        before = self._fetcher.bytes_fetched
         with self.cache.staging() as work:
-            layout, got = fetch_sources(self._fetcher, file, work, name)
+            opened = self._open_by_ranges(name, file, work)
+            if isinstance(opened, Opened):
+                spent = self._fetcher.bytes_fetched - before
+                return self._publish_wheel(name, file, index_url, opened, work, spent)
+            layout, got = fetch_sources(self._fetcher, file, work, name, downloaded=opened)
             record = TreeRecord(
                 name=name,
                 version=file.version,
@@ -204,6 +251,39 @@ class Index:
         if not layout.import_names:
             log.warning("%s %s holds no Python package", name, file.version)
         return record.release(tree_dir, bytes_fetched=got.network_bytes)
+
+    def _open_by_ranges(self, name: str, file: DistFile, work: Path) -> Opened | Downloaded | None:
+        """A remote wheel opened by ranges; the whole file when the server ignored Range;
+        None to download it whole (not a remote wheel, small, or a zip we cannot read so)."""
+        if not wants_ranges(file):
+            return None
+        try:
+            return open_wheel(self._fetcher, file, self.cache.members, work / "download", name)
+        except Unsupported as exc:
+            log.info("reading %s whole: %s", file.filename, exc)
+            return None
+
+    def _publish_wheel(
+        self, name: str, file: DistFile, index_url: str, opened: Opened, work: Path, spent: int
+    ) -> Release:
+        extra = {"index": redact(index_url), "filename": file.filename, "members": opened.key}
+        if file.sha256:
+            extra["sha256"] = file.sha256
+        record = TreeRecord(
+            name=name,
+            version=file.version,
+            root="",
+            import_names=opened.import_names,
+            requires=opened.metadata.requires,
+            origin="index",
+            extra=extra,
+        )
+        (work / "tree").mkdir()
+        self.cache.publish_tree(work / "tree", record, opened.key)
+        if not opened.import_names:
+            log.warning("%s %s holds no Python package", name, file.version)
+        store = self.cache.members(opened.key)
+        return self._wheel_release(record, opened.listing, store, bytes_fetched=spent)
 
 
 def _available(files: list[DistFile]) -> list[str]:

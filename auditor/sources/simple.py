@@ -4,7 +4,8 @@
 #       PEP 503 HTML (sha256 fragments, data-requires-python, data-yanked), the version of each
 #       file from its name, and which file of a release to read (pure wheel > wheel for this
 #       platform > any wheel > sdist: every wheel carries the same .py files).
-# Takes: page bytes. Gives: DistFile records (also what the page cache stores, as JSON).
+# Takes: page bytes. Gives: DistFile records (also what the page cache stores, as JSON), with
+# the file's size when the JSON page gives it (PEP 700): small wheels are then read whole.
 # Files whose names do not parse as a wheel or a .tar.gz/.zip sdist (eggs, installers) are
 # skipped: they cannot be read without building or running something.
 """Simple repository API pages: parsing, file versions and file choice."""
@@ -47,6 +48,7 @@ class DistFile:
     sha256: str | None = None
     requires_python: str | None = None
     yanked: bool = False
+    size: int | None = None  # bytes, when the index says (PEP 700)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -89,6 +91,7 @@ def _from_json_item(item: dict[str, Any], base_url: str) -> DistFile | None:
         return None
     yanked = item.get("yanked", False)
     sha256 = (item.get("hashes") or {}).get("sha256")
+    size = item.get("size")
     return DistFile(
         filename=filename,
         url=urljoin(base_url, str(item.get("url", filename))),
@@ -96,6 +99,7 @@ def _from_json_item(item: dict[str, Any], base_url: str) -> DistFile | None:
         sha256=str(sha256).lower() if sha256 else None,
         requires_python=item.get("requires-python"),
         yanked=yanked is True or isinstance(yanked, str),
+        size=size if isinstance(size, int) and not isinstance(size, bool) else None,
     )
 
 

@@ -1,0 +1,444 @@
+# Maintainers: a wheel on the index read by byte ranges: only the members an audit asks for.
+#
+# Owns: `open_wheel` (one tail request for the end records and the central directory, a second
+#       one only when the directory is bigger than the tail, then the wheel's METADATA,
+#       top_level.txt and RECORD, usually already inside the tail), the `Listing` of the
+#       members a tree can show (what `_wheel_target` would have extracted), and `WheelTree`:
+#       a SourceTree whose `read_text` reads a member from the member store, else fetches and
+#       inflates just that member, and whose `prefetch` fetches the listed members concurrently
+#       on the fetcher's worker threads, merging members closer than MERGE_GAP into one range.
+#       Every member fetched is checked against the wheel's RECORD (sha256) and its CRC.
+# Takes: a DistFile, a Fetcher and a MemberStore. Gives: Opened (listing, metadata, names) or,
+# when the server ignores Range, the whole file already on disk (the caller extracts it).
+# A layout this reader does not handle raises zipdir.Unsupported: the caller downloads whole.
+# Offline, a member that is not in the store is a FetchError naming the member.
+"""Wheels read member by member over HTTP range requests."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from auditor.errors import ArchiveError, FetchError
+from auditor.sources.archive import wheel_target
+from auditor.sources.fetch import Downloaded, NotFound, verify, without_credentials
+from auditor.sources.trees import (
+    PY_SUFFIXES,
+    Metadata,
+    decode_source,
+    import_form,
+    read_core_metadata,
+    read_top_level,
+    safe_relative,
+)
+from auditor.sources.zipdir import (
+    Directory,
+    Member,
+    Span,
+    check_readable,
+    find_directory,
+    member_bytes,
+    merge_spans,
+    parse_directory,
+    parse_record,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from concurrent.futures import Future
+    from pathlib import Path
+
+    from auditor.sources.cache import MemberStore
+    from auditor.sources.fetch import Fetcher
+    from auditor.sources.simple import DistFile
+
+log = logging.getLogger("drift_audit")
+
+TAIL_BYTES = 256 * 1024  # wheels end with .dist-info, then the central directory: both, usually
+MERGE_GAP = 4 * 1024  # members closer than this are fetched in one range
+WHOLE_BELOW = 2 * TAIL_BYTES  # a wheel this small is downloaded whole, in one request
+OFFLINE_HINT = "run once without --offline to fill the cache, or pass --cache-dir of a filled cache"
+LISTING_VERSION = 1
+
+
+def wants_ranges(file: DistFile) -> bool:
+    """Whether to read this index file by ranges: a remote wheel not known to be small."""
+    remote = file.url.startswith(("http://", "https://"))
+    small = file.size is not None and file.size <= WHOLE_BELOW
+    return remote and file.filename.endswith(".whl") and not small
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What the cache keeps of a wheel read by ranges: where each member we may read lies."""
+
+    filename: str
+    url: str
+    size: int
+    members: tuple[Member, ...]  # the members a tree shows, and RECORD
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": LISTING_VERSION,
+            "filename": self.filename,
+            "url": self.url,
+            "size": self.size,
+            "members": [m.to_json() for m in self.members],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Listing | None:
+        try:
+            if data.get("version") != LISTING_VERSION:
+                return None
+            members = tuple(Member.from_json(row) for row in data["members"])
+            return cls(str(data["filename"]), str(data["url"]), int(data["size"]), members)
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A wheel opened by ranges: its listing, what it says about itself, its import names."""
+
+    key: str  # the member store's key: the archive's sha256 (or cd-<sha256 of the directory>)
+    listing: Listing
+    metadata: Metadata
+    import_names: tuple[str, ...]
+
+
+# --------------------------------------------------------------------------- opening
+
+
+@dataclass
+class _Bytes:
+    """A contiguous piece of the archive: data[0] is byte `start`."""
+
+    start: int
+    data: bytes
+
+    def covers(self, start: int, end: int) -> bool:
+        return self.start <= start and end <= self.start + len(self.data)
+
+    def slice(self, start: int, end: int) -> bytes:
+        return self.data[start - self.start : end - self.start]
+
+
+def open_wheel(
+    fetcher: Fetcher,
+    file: DistFile,
+    stores: Callable[[str], MemberStore],
+    spill: Path,
+    project: str,
+) -> Opened | Downloaded:
+    """Read a remote wheel's directory and metadata; or the whole file when Range is ignored.
+
+    Raises:
+        zipdir.Unsupported: a zip this reader does not handle (download it whole instead).
+        ArchiveError: the archive is corrupt. FetchError: the network failed.
+    """
+    url = file.url
+    try:
+        tail = fetcher.fetch_tail(url, TAIL_BYTES, spill, file.sha256)
+        if tail.whole is not None:
+            return tail.whole
+        if tail.start == 0:  # smaller than the tail: this is the whole file
+            return _whole(tail.body, spill, file)
+        buffer = _Bytes(tail.start, tail.body)
+        directory = _directory(fetcher, url, buffer, tail.total)
+        central = buffer.slice(directory.offset, directory.offset + directory.size)
+        listing = _listing(file, tail.total, parse_directory(central, directory))
+        key = file.sha256 or f"cd-{hashlib.sha256(central).hexdigest()}"
+        store = stores(key)
+        texts = _read_metadata(fetcher, listing, buffer, store)
+    except NotFound as exc:
+        raise _gone(file.filename) from exc
+    store.save_listing(listing.to_json())
+    info = _dist_info(listing)
+    metadata = read_core_metadata(texts.get(f"{info}/METADATA", ""))
+    listed = read_top_level(texts.get(f"{info}/top_level.txt", ""))
+    names = WheelTree(listing, store, fetcher).import_names(listed, project)
+    return Opened(key, listing, metadata, names)
+
+
+def _whole(body: bytes, spill: Path, file: DistFile) -> Downloaded:
+    spill.write_bytes(body)
+    digest = hashlib.sha256(body).hexdigest()
+    verify(file.url, spill, digest, file.sha256)
+    return Downloaded(sha256=digest, network_bytes=len(body))
+
+
+def _directory(fetcher: Fetcher, url: str, buffer: _Bytes, total: int) -> Directory:
+    """The central directory's place; `buffer` grows back to cover it (at most twice)."""
+    for _ in range(2):
+        found = find_directory(buffer.data, buffer.start, total)
+        want = found if isinstance(found, int) else found.offset
+        if want < buffer.start:
+            buffer.data = fetcher.fetch_range(url, want, buffer.start) + buffer.data
+            buffer.start = want
+        if not isinstance(found, int):
+            return found
+    raise ArchiveError("the zip64 end records point at each other in a loop")
+
+
+def _listing(file: DistFile, size: int, members: list[Member]) -> Listing:
+    """The members a tree shows (as extraction would keep them), plus the wheel's RECORD."""
+    kept: list[Member] = []
+    for member in members:
+        rel = safe_relative(member.name)
+        if rel is None:
+            log.warning("skipping unsafe member %r in %s", member.name, file.filename)
+            continue
+        if member.is_dir or not rel or (wheel_target(rel) is None and not _is_record(rel)):
+            continue
+        if member.is_link:
+            log.warning("skipping link member %r in %s", member.name, file.filename)
+            continue
+        check_readable(member)
+        kept.append(member)
+    return Listing(file.filename, without_credentials(file.url), size, tuple(kept))
+
+
+def _is_record(rel: str) -> bool:
+    parts = rel.split("/")
+    return len(parts) == 2 and parts[0].endswith(".dist-info") and parts[1] == "RECORD"
+
+
+def _dist_info(listing: Listing) -> str:
+    infos = sorted({m.name.split("/", 1)[0] for m in listing.members if "/" in m.name})
+    return next((i for i in infos if i.endswith(".dist-info")), "missing.dist-info")
+
+
+def _read_metadata(
+    fetcher: Fetcher, listing: Listing, buffer: _Bytes, store: MemberStore
+) -> dict[str, str]:
+    """METADATA, top_level.txt and RECORD: from the tail when it holds them, else fetched in
+    as few ranges as possible; checked against RECORD and stored."""
+    info = _dist_info(listing)
+    wanted = [m for m in listing.members if m.name.split("/", 1)[0] == info]
+    _extend_back(fetcher, listing.url, buffer, [m for m in wanted if m.offset < buffer.start])
+    content: dict[str, bytes] = {}
+    for member in wanted:
+        if buffer.covers(member.offset, member.end):
+            content[member.name] = member_bytes(member, buffer.data, buffer.start)
+    missing = [m for m in wanted if m.name not in content]
+    for span in merge_spans(missing, MERGE_GAP):
+        blob = fetcher.fetch_range(listing.url, span.start, span.end)
+        content.update({m.name: member_bytes(m, blob, span.start) for m in span.members})
+    record = content.get(f"{info}/RECORD")
+    hashes = parse_record(decode_source(record)) if record is not None else {}
+    for name, data in content.items():
+        if not name.endswith("/RECORD"):
+            _check(name, data, hashes, listing.filename)
+        store.write(name, data)
+    return {name: decode_source(data) for name, data in content.items()}
+
+
+def _extend_back(fetcher: Fetcher, url: str, buffer: _Bytes, before: list[Member]) -> None:
+    """Grow the tail back over members just before it (wheels end with .dist-info), when the
+    bytes in between are mostly those members: one request, nothing fetched twice."""
+    if not before:
+        return
+    start = min(m.offset for m in before)
+    needed = sum(min(m.end, buffer.start) - m.offset for m in before)
+    if buffer.start - start <= needed + MERGE_GAP:
+        buffer.data = fetcher.fetch_range(url, start, buffer.start) + buffer.data
+        buffer.start = start
+
+
+def _check(name: str, data: bytes, hashes: dict[str, bytes], filename: str) -> None:
+    expected = hashes.get(name)
+    if expected is None:
+        log.debug("%s in %s has no sha256 in RECORD; its CRC matched", name, filename)
+        return
+    if hashlib.sha256(data).digest() != expected:
+        raise ArchiveError(
+            f"{name} in {filename} does not match the sha256 in the wheel's RECORD",
+            hint="retry; if it persists the index or a proxy serves a corrupt file",
+        )
+
+
+def _gone(filename: str) -> FetchError:
+    return FetchError(
+        f"the index lists {filename} but the file is not there (404)",
+        hint="retry later, or pass --index-url of a complete index",
+    )
+
+
+# --------------------------------------------------------------------------- the tree
+
+
+class WheelTree:
+    """A SourceTree over a remote wheel: members come from the store, else from the network."""
+
+    def __init__(
+        self,
+        listing: Listing,
+        store: MemberStore,
+        fetcher: Fetcher,
+        packages: Iterable[str] | None = None,
+    ) -> None:
+        self.listing = listing
+        self.packages = tuple(packages) if packages is not None else None
+        self._store = store
+        self._fetcher = fetcher
+        self._paths = _tree_paths(listing.members)
+        self._dirs = {"", *(p.rsplit("/", i)[0] for p in self._paths for i in _depths(p))}
+        info = _dist_info(listing)
+        self._record = next((m for m in listing.members if m.name == f"{info}/RECORD"), None)
+        self._pending: dict[str, Future[dict[str, bytes]]] = {}
+        self._held: dict[str, bytes] = {}  # fetched but not stored (an unwritable cache)
+        self._hashes: dict[str, bytes] | None = None
+        self._hashes_lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"WheelTree({self.listing.filename!r})"
+
+    # ----------------------------------------------------------------------- SourceTree
+
+    def read_text(self, path: str) -> str | None:
+        member = self._member(path)
+        return None if member is None else decode_source(self._content(member))
+
+    def is_dir(self, path: str) -> bool:
+        rel = safe_relative(path)
+        return rel is not None and rel in self._dirs
+
+    def walk(self) -> Iterator[str]:
+        """Every .py/.pyi under the import names; fetched ahead, since a walk reads them all."""
+        tops = set(self.packages if self.packages is not None else self.import_names(()))
+        found = sorted(
+            p for p in self._paths if p.endswith(PY_SUFFIXES) and _top(p) in tops and not _hidden(p)
+        )
+        self.prefetch(found)
+        yield from found
+
+    def prefetch(self, paths: Iterable[str]) -> None:
+        """Fetch the listed members among `paths` that are neither stored nor on their way."""
+        if self._fetcher.offline:
+            return
+        wanted: dict[str, Member] = {}
+        for path in paths:
+            member = self._member(path)
+            if member is None or member.name in wanted or self._known(member.name):
+                continue
+            wanted[member.name] = member
+        if not wanted:
+            return
+        pool = self._fetcher.pool()
+        for span in merge_spans(wanted.values(), MERGE_GAP):
+            future = pool.submit(self._fetch_span, span)
+            self._pending.update(dict.fromkeys((m.name for m in span.members), future))
+
+    # ----------------------------------------------------------------------- import names
+
+    def import_names(self, listed: Iterable[str], project: str | None = None) -> tuple[str, ...]:
+        """The listed top-level names that exist, else every importable top-level name."""
+        present = tuple(n for n in dict.fromkeys(listed) if self._top_exists(n))
+        if present:
+            return present
+        prefer = import_form(project) if project else None
+        names = [_top(p) for p in sorted(self._paths) if p.endswith(PY_SUFFIXES)]
+        return tuple(n for n in dict.fromkeys(names) if _importable(n, prefer))
+
+    def _top_exists(self, name: str) -> bool:
+        return name in self._dirs or any(f"{name}{s}" in self._paths for s in PY_SUFFIXES)
+
+    # ----------------------------------------------------------------------- members
+
+    def _member(self, path: str) -> Member | None:
+        rel = safe_relative(path)
+        return None if rel is None else self._paths.get(rel)
+
+    def _known(self, name: str) -> bool:
+        return name in self._pending or name in self._held or self._store.has(name)
+
+    def _content(self, member: Member) -> bytes:
+        future = self._pending.pop(member.name, None)
+        if future is not None:
+            return future.result()[member.name]
+        data = self._held.get(member.name)
+        if data is None:
+            data = self._store.read(member.name)
+        if data is not None:
+            return data
+        if self._fetcher.offline:
+            raise FetchError(
+                f"{member.name} of {self.listing.filename} is not in the cache "
+                "and --offline was given",
+                hint=OFFLINE_HINT,
+            )
+        return self._fetch_span(Span(member.offset, member.end, (member,)))[member.name]
+
+    def _fetch_span(self, span: Span) -> dict[str, bytes]:
+        """Fetch one range, inflate and check its members, store them (runs on any thread)."""
+        try:
+            blob = self._fetcher.fetch_range(self.listing.url, span.start, span.end)
+        except NotFound as exc:
+            raise _gone(self.listing.filename) from exc
+        hashes = self._record_hashes()
+        found: dict[str, bytes] = {}
+        for member in span.members:
+            data = member_bytes(member, blob, span.start)
+            _check(member.name, data, hashes, self.listing.filename)
+            if not self._store.write(member.name, data):
+                self._held[member.name] = data
+            found[member.name] = data
+        return found
+
+    def _record_hashes(self) -> dict[str, bytes]:
+        with self._hashes_lock:
+            if self._hashes is None:
+                self._hashes = self._load_record()
+            return self._hashes
+
+    def _load_record(self) -> dict[str, bytes]:
+        if self._record is None:
+            log.warning("%s has no RECORD: members are checked by CRC only", self.listing.filename)
+            return {}
+        data = self._store.read(self._record.name)
+        if data is None:
+            record = self._record
+            try:
+                blob = self._fetcher.fetch_range(self.listing.url, record.offset, record.end)
+            except NotFound as exc:
+                raise _gone(self.listing.filename) from exc
+            data = member_bytes(record, blob, record.offset)
+            self._store.write(record.name, data)
+        return parse_record(decode_source(data))
+
+
+def _tree_paths(members: Iterable[Member]) -> dict[str, Member]:
+    """Tree path -> member, as extraction would lay them out (a later member wins)."""
+    paths: dict[str, Member] = {}
+    for member in members:
+        rel = safe_relative(member.name)
+        target = wheel_target(rel) if rel else None
+        if target is not None:
+            paths[target] = member
+    return paths
+
+
+def _depths(path: str) -> range:
+    return range(1, path.count("/") + 1)
+
+
+def _top(path: str) -> str:
+    first = path.split("/", 1)[0]
+    return first.rsplit(".", 1)[0] if "/" not in path and first.endswith(PY_SUFFIXES) else first
+
+
+def _hidden(path: str) -> bool:
+    folders = path.split("/")[:-1]
+    return any(f.startswith(".") or f == "__pycache__" for f in folders)
+
+
+def _importable(name: str, prefer: str | None) -> bool:
+    from auditor.sources.trees import SKIP_NAMES
+
+    if name.startswith(".") or not name.isidentifier():
+        return False
+    return name not in SKIP_NAMES or name == prefer

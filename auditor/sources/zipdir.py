@@ -1,0 +1,273 @@
+# Maintainers: the zip format as data, for reading single members of a remote wheel.
+#
+# Owns: finding the end-of-central-directory record (and the zip64 locator and record) in the
+#       tail of an archive, parsing the central directory into `Member`s (name, where its local
+#       record starts and ends, sizes, method, CRC), merging members into byte spans to fetch,
+#       and turning the bytes of one local record into the member's content (stored or
+#       deflated; the CRC checked). A wheel's RECORD is parsed here too (path -> sha256).
+# Takes: bytes and offsets. Gives: Directory, Member, Span, member bytes. No I/O at all.
+# Anything malformed raises ArchiveError; a layout we do not read (encryption, a compression
+# method other than stored/deflate, a split archive) raises Unsupported so the caller can fall
+# back to downloading the whole file.
+"""Zip central directories and local records, parsed from bytes."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import struct
+import zlib
+from dataclasses import dataclass
+from stat import S_ISLNK
+from typing import TYPE_CHECKING
+
+from auditor.errors import ArchiveError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+EOCD = b"PK\x05\x06"
+EOCD64_LOCATOR = b"PK\x06\x07"
+EOCD64 = b"PK\x06\x06"
+CENTRAL = b"PK\x01\x02"
+LOCAL = b"PK\x03\x04"
+_EOCD_SIZE = 22
+_LOCATOR_SIZE = 20
+_EOCD64_SIZE = 56
+_CENTRAL_SIZE = 46
+_LOCAL_SIZE = 30
+_MAX_COMMENT = 0xFFFF
+_UTF8_FLAG = 0x800
+_ENCRYPTED_FLAG = 0x1
+STORED, DEFLATED = 0, 8
+READABLE_METHODS = (STORED, DEFLATED)
+
+
+class Unsupported(Exception):
+    """A valid archive this reader does not handle; download the whole file instead."""
+
+
+@dataclass(frozen=True)
+class Member:
+    """One file in the archive: its local record spans [offset, end) of the archive."""
+
+    name: str
+    offset: int  # where its local header starts
+    end: int  # where the next local record (or the central directory) starts
+    compressed: int
+    size: int
+    method: int
+    crc: int
+    flags: int = 0
+    external: int = 0  # external attributes: the high 16 bits are the Unix mode
+
+    @property
+    def is_dir(self) -> bool:
+        return self.name.endswith("/")
+
+    @property
+    def is_link(self) -> bool:
+        return S_ISLNK(self.external >> 16)
+
+    def to_json(self) -> list[object]:
+        return [self.name, self.offset, self.end, self.compressed, self.size, self.method,
+                self.crc, self.flags, self.external]  # fmt: skip
+
+    @classmethod
+    def from_json(cls, row: Sequence[object]) -> Member:
+        name, *numbers = row
+        offset, end, compressed, size, method, crc, flags, external = (int(str(n)) for n in numbers)
+        return cls(str(name), offset, end, compressed, size, method, crc, flags, external)
+
+
+@dataclass(frozen=True)
+class Directory:
+    """Where the central directory is, once the end record has been read."""
+
+    offset: int
+    size: int
+    entries: int
+
+
+@dataclass(frozen=True)
+class Span:
+    """A byte range to fetch, [start, end), covering one or more members."""
+
+    start: int
+    end: int
+    members: tuple[Member, ...]
+
+
+# --------------------------------------------------------------------------- end records
+
+
+def find_directory(tail: bytes, tail_start: int, total: int) -> Directory | int:
+    """The central directory's place, from the archive's last bytes (`tail` starts at
+    `tail_start` in an archive of `total` bytes); or the offset from which the tail must
+    start instead (a zip64 record that lies before it)."""
+    at = _find_eocd(tail)
+    disk, cd_disk, _, entries, size, offset = struct.unpack_from("<4xHHHHII", tail, at)
+    if disk != 0 or cd_disk != 0:
+        raise Unsupported("a split (multi-disk) archive")
+    if entries == 0xFFFF or 0xFFFFFFFF in (size, offset):
+        return _zip64_directory(tail, tail_start, at)
+    return _checked(Directory(offset, size, entries), total)
+
+
+def _find_eocd(tail: bytes) -> int:
+    lowest = max(0, len(tail) - _EOCD_SIZE - _MAX_COMMENT)
+    at = tail.rfind(EOCD, lowest)
+    while at >= 0:
+        comment = struct.unpack_from("<H", tail, at + 20)[0] if at + _EOCD_SIZE <= len(tail) else -1
+        if at + _EOCD_SIZE + comment == len(tail):
+            return at
+        at = tail.rfind(EOCD, lowest, at)
+    raise ArchiveError(
+        "no zip end-of-central-directory record in the archive's last bytes",
+        hint="the file is not a zip archive, or it is truncated",
+    )
+
+
+def _zip64_directory(tail: bytes, tail_start: int, eocd_at: int) -> Directory | int:
+    locator = eocd_at - _LOCATOR_SIZE
+    if locator < 0 or tail[locator : locator + 4] != EOCD64_LOCATOR:
+        raise ArchiveError("a zip64 archive without its zip64 locator")
+    record_offset: int = struct.unpack_from("<8xQ", tail, locator)[0]
+    at = record_offset - tail_start
+    if at < 0:
+        return record_offset
+    if tail[at : at + 4] != EOCD64:
+        raise ArchiveError("the zip64 end record is not where its locator says")
+    entries, size, offset = struct.unpack_from("<32xQQQ", tail, at)
+    return _checked(Directory(offset, size, entries), tail_start + at)
+
+
+def _checked(directory: Directory, limit: int) -> Directory:
+    if directory.offset + directory.size > limit:
+        raise ArchiveError("the zip central directory runs past the end of the archive")
+    return directory
+
+
+# --------------------------------------------------------------------------- central directory
+
+
+def parse_directory(data: bytes, directory: Directory) -> list[Member]:
+    """Every member listed in the central directory `data`, in archive order."""
+    raw: list[tuple[str, int, int, int, int, int, int, int]] = []
+    pos = 0
+    for _ in range(directory.entries):
+        if data[pos : pos + 4] != CENTRAL:
+            raise ArchiveError("the zip central directory is corrupt (bad entry signature)")
+        flags, method, crc, compressed, size, name_len, extra_len, comment_len = struct.unpack_from(
+            "<8xHH4xIIIHHH", data, pos
+        )
+        external, offset = struct.unpack_from("<38xII", data, pos)
+        name_at = pos + _CENTRAL_SIZE
+        name_bytes = data[name_at : name_at + name_len]
+        extra = data[name_at + name_len : name_at + name_len + extra_len]
+        compressed, size, offset = _zip64_sizes(extra, compressed, size, offset)
+        name = name_bytes.decode("utf-8" if flags & _UTF8_FLAG else "cp437", errors="replace")
+        raw.append((name, offset, compressed, size, method, crc, flags, external))
+        pos = name_at + name_len + extra_len + comment_len
+    return _with_ends(raw, directory.offset)
+
+
+def _zip64_sizes(extra: bytes, compressed: int, size: int, offset: int) -> tuple[int, int, int]:
+    """Sizes and offset from the zip64 extra field, where the 32-bit fields are saturated."""
+    pos = 0
+    while pos + 4 <= len(extra):
+        tag, length = struct.unpack_from("<HH", extra, pos)
+        if tag == 0x0001:
+            values = iter(struct.unpack_from(f"<{length // 8}Q", extra, pos + 4))
+            if size == 0xFFFFFFFF:
+                size = next(values)
+            if compressed == 0xFFFFFFFF:
+                compressed = next(values)
+            if offset == 0xFFFFFFFF:
+                offset = next(values)
+            break
+        pos += 4 + length
+    return compressed, size, offset
+
+
+def _with_ends(
+    raw: list[tuple[str, int, int, int, int, int, int, int]], limit: int
+) -> list[Member]:
+    by_offset = sorted(raw, key=lambda r: r[1])
+    members = []
+    for index, (name, offset, compressed, size, method, crc, flags, external) in enumerate(
+        by_offset
+    ):
+        end = by_offset[index + 1][1] if index + 1 < len(by_offset) else limit
+        if end < offset + _LOCAL_SIZE + compressed or end > limit:
+            raise ArchiveError(f"the zip member {name!r} overlaps the next one")
+        members.append(Member(name, offset, end, compressed, size, method, crc, flags, external))
+    return members
+
+
+# --------------------------------------------------------------------------- spans and members
+
+
+def merge_spans(members: Iterable[Member], gap: int) -> list[Span]:
+    """Members in archive order, grouped into spans wherever less than `gap` bytes lie between."""
+    spans: list[Span] = []
+    for member in sorted(members, key=lambda m: m.offset):
+        if spans and member.offset - spans[-1].end < gap:
+            last = spans[-1]
+            spans[-1] = Span(last.start, max(last.end, member.end), (*last.members, member))
+        else:
+            spans.append(Span(member.offset, member.end, (member,)))
+    return spans
+
+
+def check_readable(member: Member) -> None:
+    """Unsupported for an encrypted member or a compression method we do not inflate."""
+    if member.flags & _ENCRYPTED_FLAG:
+        raise Unsupported(f"{member.name} is encrypted")
+    if member.method not in READABLE_METHODS:
+        raise Unsupported(f"{member.name} uses zip compression method {member.method}")
+
+
+def member_bytes(member: Member, blob: bytes, blob_start: int) -> bytes:
+    """The content of `member` from `blob`, the archive's bytes from `blob_start` on."""
+    at = member.offset - blob_start
+    header = blob[at : at + _LOCAL_SIZE]
+    if len(header) < _LOCAL_SIZE or header[:4] != LOCAL:
+        raise ArchiveError(f"the zip member {member.name!r} has no local header where listed")
+    name_len, extra_len = struct.unpack_from("<26xHH", header)
+    start = at + _LOCAL_SIZE + name_len + extra_len
+    data = blob[start : start + member.compressed]
+    if len(data) != member.compressed:
+        raise ArchiveError(f"the zip member {member.name!r} is truncated")
+    content = _inflate(member, data)
+    if len(content) != member.size or zlib.crc32(content) != member.crc:
+        raise ArchiveError(f"the zip member {member.name!r} fails its CRC check")
+    return content
+
+
+def _inflate(member: Member, data: bytes) -> bytes:
+    check_readable(member)
+    if member.method == STORED:
+        return data
+    try:
+        return zlib.decompress(data, -15)
+    except zlib.error as exc:
+        raise ArchiveError(f"the zip member {member.name!r} does not inflate: {exc}") from exc
+
+
+# --------------------------------------------------------------------------- RECORD
+
+
+def parse_record(text: str) -> dict[str, bytes]:
+    """A wheel's RECORD: member path -> sha256 digest (rows without a sha256 are left out)."""
+    hashes: dict[str, bytes] = {}
+    for row in csv.reader(io.StringIO(text)):
+        if len(row) < 2 or not row[1].startswith("sha256="):
+            continue
+        encoded = row[1].removeprefix("sha256=")
+        try:
+            hashes[row[0]] = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
+        except ValueError:
+            continue
+    return hashes
