@@ -32,6 +32,3 @@ def grid() -> Grid:
 def scaled_grid() -> Grid:
     return Grid(rows=2, cols=3, scale=2)  # near-miss: passes the InitVar by keyword
 
-
-def grid_by_position() -> Grid:
-    return Grid(2, 3)  # expect: positional-shift: 3 was `cols`, now lands on `scale`
