@@ -3,14 +3,14 @@
 # Each format is one module with `NAME` and `render(report, *, color=False) -> str`: it
 # formats a Report it is given and does nothing else (no filtering, sorting, exit codes or
 # network). The CLI offers exactly the names in REPORTERS for --format; a new format is a new
-# module added to the tuple below (the html reporter joins here when it lands).
+# module added to the tuple below.
 """Reporters: one module per output format, all with the same shape."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from auditor.reporters import github, json_report, markdown, sarif, text
+from auditor.reporters import github, html, json_report, markdown, sarif, text
 from auditor.reporters.common import tool_version
 from auditor.reporters.json_report import load_report
 
@@ -25,7 +25,7 @@ class Render(Protocol):
 
 
 REPORTERS: dict[str, Render] = {
-    m.NAME: m.render for m in (text, json_report, sarif, github, markdown)
+    m.NAME: m.render for m in (text, json_report, sarif, github, markdown, html)
 }
 
 __all__ = ["REPORTERS", "Render", "load_report", "tool_version"]

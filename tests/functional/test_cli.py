@@ -486,7 +486,7 @@ def test_cli_help_has_examples_kept_as_written(project: Path) -> None:
     assert result.exit_code == 0
     assert "  Examples:\n    drift-audit speculators --against vllm==0.17\n" in result.stdout
     assert "--list-kinds" in result.stdout
-    assert "--format [text|json|sarif|github|markdown]" in result.stdout
+    assert "--format [text|json|sarif|github|markdown|html]" in result.stdout
 
 
 def test_cli_runs_as_python_dash_m_auditor() -> None:

@@ -110,7 +110,7 @@ EMPTY = Report(
 
 
 def test_registry_offers_every_format_by_name() -> None:
-    assert list(REPORTERS) == ["text", "json", "sarif", "github", "markdown"]
+    assert list(REPORTERS) == ["text", "json", "sarif", "github", "markdown", "html"]
     for name, render in REPORTERS.items():
         assert isinstance(render(REPORT, color=False), str), name
 

@@ -1,0 +1,417 @@
+# Maintainers: the self-contained HTML report a reviewer reads before approving an upgrade.
+#
+# Owns: turning a Report into a page model (plain frozen data: header facts, counts, the
+# release-by-finding matrix, and per finding its source lines with the site marked and its
+# two signatures diffed parameter by parameter), and rendering that model with the jinja2
+# template in templates/ (autoescape on; CSS and script inlined from templates/report.css and
+# templates/report.js; a Content-Security-Policy with their hashes, so the page loads nothing
+# and runs nothing else). jinja2 is imported here and nowhere else, lazily, so the CLI starts
+# fast. Like every reporter it never filters or sorts the findings: filtering, search and
+# grouping happen in the reader's browser. The output is deterministic (no clock, no random
+# ids); only `stats.seconds`, which is in the report, varies between identical runs.
+"""HTML reporter: one self-contained page with filters, search and signature diffs."""
+
+from __future__ import annotations
+
+import base64
+import difflib
+import hashlib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING
+
+from auditor.kinds import DOCS_URL, Kind, Severity, docs_anchor
+from auditor.model import Status
+from auditor.reporters.common import count_by_kind, provider_line, tally, tool_version
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import jinja2
+
+    from auditor.model import Finding, Location, Report
+
+NAME = "html"
+
+TEMPLATE = "report.html.j2"
+STYLE = "report.css"
+SCRIPT = "report.js"
+
+_OPEN = "([{"
+_CLOSE = ")]}"
+
+
+# --------------------------------------------------------------------------- signatures
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedSignature:
+    """`(a, b: int = 2, *, c) -> R` split into its parameter texts and return annotation."""
+
+    params: tuple[str, ...]
+    returns: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SigRow:
+    """One row of the side-by-side signatures: a baseline and a target parameter text.
+
+    `change` is `same`, `changed`, `added` (target only), `removed` (baseline only) or
+    `return` (the return annotation row, `changed_return` tells if it differs).
+    """
+
+    before: str | None
+    after: str | None
+    change: str
+    focus: bool = False
+
+
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """Split on `sep` outside brackets and string literals; parts are stripped, empties kept out."""
+    parts: list[str] = []
+    depth, quote, start, i = 0, "", 0, 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+        i += 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _closing_paren(text: str) -> int | None:
+    """Index of the `)` that closes the `(` at text[0], else None."""
+    depth, quote, i = 0, "", 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def safe_parse_signature(text: str | None) -> ParsedSignature | None:
+    """Parse a signature string as `Signature.__str__` writes it; None when it does not fit."""
+    if text is None:
+        return None
+    text = text.strip()
+    close = _closing_paren(text) if text.startswith("(") else None
+    if close is None:
+        return None
+    rest = text[close + 1 :].strip()
+    if rest and not rest.startswith("->"):
+        return None
+    returns = (rest[2:].strip() or None) if rest else None
+    return ParsedSignature(tuple(split_top_level(text[1:close])), returns)
+
+
+def param_name(param: str) -> str:
+    """`**kw: Any` -> `kw`; `b: int = 2` -> `b`; the markers `*` and `/` stay as they are."""
+    if param in ("*", "/"):
+        return param
+    head = re.split(r"[:=]", param, maxsplit=1)[0]
+    return head.strip().lstrip("*").strip()
+
+
+def normalize(text: str) -> str:
+    """Spelling-insensitive form for comparing: no spaces, `Optional[X]` read as `X|None`."""
+    out = re.sub(r"\s+", "", text)
+    while (start := out.find("Optional[")) != -1:
+        inner_start = start + len("Optional[")
+        depth, end = 1, inner_start
+        while end < len(out) and depth:
+            depth += {"[": 1, "]": -1}.get(out[end], 0)
+            end += 1
+        if depth:
+            break
+        out = f"{out[:start]}{out[inner_start : end - 1]}|None{out[end:]}"
+    return out
+
+
+def diff_signatures(before: str | None, after: str | None, focus: str | None) -> list[SigRow]:
+    """Side-by-side rows of two signatures: parameters aligned by name, changes marked.
+
+    Returns [] when neither signature parses; a lone signature gives rows on one side only.
+    """
+    old, new = safe_parse_signature(before), safe_parse_signature(after)
+    if old is None and new is None:
+        return []
+    left = old.params if old else ()
+    right = new.params if new else ()
+    rows = _param_rows(left, right, one_sided=old is None or new is None)
+    rows = [_focused(row, focus) for row in rows]
+    old_ret = old.returns if old else None
+    new_ret = new.returns if new else None
+    if old_ret or new_ret:
+        same = old is None or new is None or normalize(old_ret or "") == normalize(new_ret or "")
+        rows.append(SigRow(old_ret, new_ret, "return" if same else "changed-return"))
+    return rows
+
+
+def _param_rows(left: Sequence[str], right: Sequence[str], *, one_sided: bool) -> list[SigRow]:
+    if one_sided:
+        return [SigRow(p, None, "same") for p in left] + [SigRow(None, p, "same") for p in right]
+    names_l = [param_name(p) for p in left]
+    names_r = [param_name(p) for p in right]
+    matcher = difflib.SequenceMatcher(None, names_l, names_r, autojunk=False)
+    rows: list[SigRow] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            for a, b in zip(left[i1:i2], right[j1:j2], strict=True):
+                rows.append(SigRow(a, b, "same" if normalize(a) == normalize(b) else "changed"))
+            continue
+        removed, added = left[i1:i2], right[j1:j2]
+        rows += [SigRow(p, None, "removed") for p in removed]
+        rows += [SigRow(None, p, "added") for p in added]
+    return rows
+
+
+def _focused(row: SigRow, focus: str | None) -> SigRow:
+    names = {param_name(t) for t in (row.before, row.after) if t is not None}
+    if focus is None or focus not in names:
+        return row
+    return SigRow(row.before, row.after, row.change, focus=True)
+
+
+# --------------------------------------------------------------------------- source lines
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLine:
+    """A consumer line; on the site's lines `mark` is the highlighted part of `text`."""
+
+    number: int
+    before: str
+    mark: str
+    after: str
+    hit: bool
+
+
+def source_lines(finding: Finding) -> list[SourceLine]:
+    """The finding's context lines; the site's lines are hits, its first line's span marked.
+
+    The span runs from the site's column to its end column, or to the end of the line when
+    the site spans several lines (as the text reporter's caret does).
+    """
+    loc = finding.location
+    return [_source_line(number, text, loc) for number, text in finding.source]
+
+
+def _source_line(number: int, text: str, loc: Location) -> SourceLine:
+    hit = loc.line <= number <= max(loc.line, loc.end_line)
+    if number != loc.line:
+        return SourceLine(number, text, "", "", hit=hit)
+    start = min(max(loc.column - 1, 0), len(text))
+    end = loc.end_column - 1 if loc.end_line == loc.line else len(text)
+    end = min(max(end, start), len(text))
+    return SourceLine(number, text[:start], text[start:end], text[end:], hit=True)
+
+
+# --------------------------------------------------------------------------- call chains
+
+
+@dataclass(frozen=True, slots=True)
+class ChainStep:
+    """One step of a call chain: the full dotted path, and what to show after the previous."""
+
+    full: str
+    shown: str
+
+
+def chain_steps(chain: Sequence[str]) -> list[ChainStep]:
+    """`a.b`, `a.b.C`, `a.b.C.f` shows as `a.b`, `.C`, `.f`: each step relative to the last."""
+    steps: list[ChainStep] = []
+    previous = ""
+    for name in chain:
+        relative = previous and name.startswith(previous + ".")
+        steps.append(ChainStep(name, name[len(previous) :] if relative else name))
+        previous = name
+    return steps
+
+
+# --------------------------------------------------------------------------- the page model
+
+
+@dataclass(frozen=True, slots=True)
+class FindingView:
+    """What the template shows for one finding."""
+
+    anchor: str
+    finding: Finding
+    docs: str
+    target_label: str
+    signature_rows: tuple[SigRow, ...]
+    lines: tuple[SourceLine, ...]
+    chains: tuple[tuple[ChainStep, ...], ...]
+    broken: tuple[bool, ...]  # per report target: broken there?
+
+    @property
+    def parameter_label(self) -> str:
+        return "reason" if self.finding.kind is Kind.UNPARSABLE else "parameter"
+
+
+@dataclass(frozen=True, slots=True)
+class Facet:
+    """One filter value and how many findings have it."""
+
+    value: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    key: str
+    views: tuple[FindingView, ...]
+
+
+def finding_view(index: int, finding: Finding, targets: Sequence[str]) -> FindingView:
+    label = finding.broken_in[-1] if finding.broken_in else (targets[-1] if targets else "")
+    return FindingView(
+        anchor=f"finding-{index}",
+        finding=finding,
+        docs=docs_anchor(finding.kind),
+        target_label=label,
+        signature_rows=tuple(
+            diff_signatures(finding.baseline_signature, finding.target_signature, finding.parameter)
+        ),
+        lines=tuple(source_lines(finding)),
+        chains=tuple(tuple(chain_steps(chain)) for chain in finding.reached_from),
+        broken=tuple(t in finding.broken_in for t in targets),
+    )
+
+
+def facets(values: Sequence[str], order: Sequence[str] | None = None) -> list[Facet]:
+    """Each distinct value with its count; in `order` when given, else first seen."""
+    counts: dict[str, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    keys = [v for v in order if v in counts] if order is not None else list(counts)
+    return [Facet(k, counts[k]) for k in keys]
+
+
+def groups_by_symbol(views: Sequence[FindingView]) -> list[Group]:
+    """The default grouping, for a reader without script: by symbol, symbols sorted."""
+    by: dict[str, list[FindingView]] = {}
+    for view in views:
+        by.setdefault(view.finding.symbol, []).append(view)
+    return [Group(key, tuple(by[key])) for key in sorted(by)]
+
+
+def page(report: Report) -> dict[str, object]:
+    """Everything the template needs, as plain values."""
+    targets = report.provider.targets
+    views = [finding_view(i, f, targets) for i, f in enumerate(report.findings, start=1)]
+    findings = report.findings
+    return {
+        "title": f"drift-audit: {provider_line(report)}",
+        "report": report,
+        "tool_version": tool_version(),
+        "tally": tally(findings),
+        "by_kind": count_by_kind(findings),
+        "statuses": list(Status),
+        "severity_counts": facets(
+            [f.severity.value for f in findings], [s.value for s in Severity]
+        ),
+        "kind_facets": facets([f.kind.slug for f in findings], [k.slug for k in Kind]),
+        "severity_facets": facets(
+            [f.severity.value for f in findings], [s.value for s in Severity]
+        ),
+        "status_facets": facets([f.status.value for f in findings], [s.value for s in Status]),
+        "file_facets": facets(
+            [f.location.path for f in findings], sorted({f.location.path for f in findings})
+        ),
+        "views": views,
+        "groups": groups_by_symbol(views),
+        "show_matrix": len(targets) > 1 and bool(findings),
+        "docs_url": DOCS_URL,
+    }
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+@dataclass(frozen=True, slots=True)
+class Assets:
+    style: str
+    script: str
+
+    @property
+    def policy(self) -> str:
+        """A CSP that lets only these exact inline style and script blocks run; no fetches."""
+        return (
+            "default-src 'none'; "
+            f"style-src '{_sha256(self.style)}'; script-src '{_sha256(self.script)}'; "
+            "img-src data:; base-uri 'none'; form-action 'none'"
+        )
+
+
+def _sha256(text: str) -> str:
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return "sha256-" + base64.b64encode(digest).decode("ascii")
+
+
+@lru_cache(maxsize=1)
+def assets() -> Assets:
+    """The inline CSS and script, read from the package data."""
+    folder = resources.files("auditor.reporters").joinpath("templates")
+    style = folder.joinpath(STYLE).read_text(encoding="utf-8")
+    script = folder.joinpath(SCRIPT).read_text(encoding="utf-8")
+    for name, text in ((STYLE, style), (SCRIPT, script)):
+        if "</" in text or "<!--" in text:  # would end the inline block early
+            raise ValueError(f"templates/{name} must not contain '</' or '<!--'")
+    return Assets(style, script)
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    """The jinja2 environment: package templates, autoescape on, undefined names an error."""
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("auditor.reporters", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render(report: Report, *, color: bool = False) -> str:
+    """The whole report as one self-contained HTML page, ending with a newline."""
+    from markupsafe import Markup
+
+    static = assets()
+    template = environment().get_template(TEMPLATE)
+    html = template.render(
+        **page(report),
+        style=Markup(static.style),  # our own package file, checked in assets()
+        script=Markup(static.script),
+        policy=static.policy,
+    )
+    return html if html.endswith("\n") else html + "\n"
