@@ -1,0 +1,1 @@
+"""acme: engine configuration."""
