@@ -59,6 +59,7 @@ Examples:
   drift-audit . --against vllm==0.17 --baseline-file .drift-baseline.json
   drift-audit . --against 'acme @ file:///home/me/src/acme'
   drift-audit --list-kinds
+  drift-audit cache info          (or: cache clear; both take --cache-dir)
 
 \b
 Exit status:
@@ -185,7 +186,65 @@ def cli(ctx: click.Context, /, format_: str | None, **options: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `drift-audit` script and of `python -m auditor`."""
-    cli.main(args=list(argv) if argv is not None else None, prog_name=PROG)
+    args = list(argv) if argv is not None else sys.argv[1:]
+    if _is_cache_command(args):
+        cache_cli.main(args=args[1:], prog_name=f"{PROG} cache")
+    else:
+        cli.main(args=args, prog_name=PROG)
+
+
+# --------------------------------------------------------------------------- cache
+
+
+def _is_cache_command(args: list[str]) -> bool:
+    """`drift-audit cache info|clear`; a consumer folder named `cache` still audits."""
+    if args[:1] != ["cache"]:
+        return False
+    return args[1] in ("info", "clear", "-h", "--help") if len(args) > 1 else True
+
+
+@click.group(
+    name="cache",
+    help="Show or empty the cache of fetched sources (default: $DRIFT_AUDIT_CACHE_DIR, "
+    "else the user cache folder).",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+def cache_cli() -> None:
+    pass
+
+
+_CACHE_DIR = click.option("--cache-dir", metavar="DIR", help="The cache folder to use.")
+
+
+@cache_cli.command(name="info", help="Where the cache is, its size, what it holds per release.")
+@_CACHE_DIR
+def cache_info(cache_dir: str | None) -> None:
+    from auditor.sources.cache import cache_root, cache_usage
+
+    usage = cache_usage(cache_root(cache_dir))
+    click.echo(f"cache: {usage.root}\nsize: {_mib(usage.size)}")
+    click.echo(f"index pages: {usage.pages}, local archives: {usage.local}")
+    for e in usage.entries:
+        what = "members read by ranges" if e.how == "ranges" else "files extracted"
+        click.echo(f"  {e.name} {e.version}: {e.files} {what}, {_mib(e.size)}")
+
+
+@cache_cli.command(name="clear", help="Remove everything drift-audit keeps in the cache.")
+@_CACHE_DIR
+def cache_clear(cache_dir: str | None) -> None:
+    from auditor.sources.cache import cache_root, clear_cache
+
+    root = cache_root(cache_dir)
+    try:
+        freed = clear_cache(root)
+    except AuditError as exc:
+        _error(exc.message, exc.hint)
+        sys.exit(ExitCode.ERROR)
+    click.echo(f"cleared {root} ({_mib(freed)} freed)")
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1 << 20):.1f} MiB"
 
 
 # --------------------------------------------------------------------------- running

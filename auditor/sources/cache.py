@@ -262,6 +262,88 @@ class MemberStore:
             log.warning("cannot write to the cache at %s: %s (%s)", self.folder, exc, CACHE_HINT)
 
 
+# --------------------------------------------------------------------------- info and clear
+
+CACHE_FOLDERS = ("trees", "members", "local", "pages", "tmp")  # all `clear` ever removes
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """One cached release: extracted whole, or read by ranges (members so far)."""
+
+    name: str
+    version: str
+    how: str  # "extracted" or "ranges"
+    files: int
+    size: int  # bytes on disk
+
+
+@dataclass(frozen=True)
+class CacheUsage:
+    """What the cache holds: releases, plus index pages and local archives."""
+
+    root: Path
+    entries: tuple[CacheEntry, ...]
+    pages: int
+    local: int  # local wheels/sdists extracted for direct references
+    size: int  # bytes on disk in all of the cache's folders
+
+
+def cache_usage(root: Path) -> CacheUsage:
+    """Walk the cache folder (nothing is written or fetched)."""
+    entries = []
+    for folder in sorted(_subfolders(root / "trees")):
+        for version, dirname in sorted(_read_json(folder / "index.json").items()):
+            entries.append(_entry(root, folder.name, str(version), folder / str(dirname)))
+    pages = sum(1 for _ in (root / "pages").glob("*/*.json"))
+    local = sum(1 for _ in _subfolders(root / "local"))
+    size = sum(_disk_usage(root / name)[1] for name in CACHE_FOLDERS)
+    return CacheUsage(root, tuple(entries), pages, local, size)
+
+
+def clear_cache(root: Path) -> int:
+    """Remove what drift-audit keeps under `root` (only its own folders); the bytes freed."""
+    freed = 0
+    for name in CACHE_FOLDERS:
+        folder = root / name
+        freed += _disk_usage(folder)[1]
+        try:
+            shutil.rmtree(folder)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise FetchError(f"cannot clear the cache at {root}: {exc}", hint=CACHE_HINT) from exc
+    return freed
+
+
+def _entry(root: Path, name: str, version: str, tree_dir: Path) -> CacheEntry:
+    extra = _read_json(tree_dir / RECORD).get("extra")
+    key = extra.get("members") if isinstance(extra, dict) else None
+    if key:
+        files, size = _disk_usage(root / "members" / str(key) / "files")
+        return CacheEntry(name, version, "ranges", files, size)
+    files, size = _disk_usage(tree_dir)
+    return CacheEntry(name, version, "extracted", max(files - 1, 0), size)  # not release.json
+
+
+def _subfolders(folder: Path) -> list[Path]:
+    try:
+        return [p for p in folder.iterdir() if p.is_dir()]
+    except OSError:
+        return []
+
+
+def _disk_usage(folder: Path) -> tuple[int, int]:
+    """(files, bytes) under a folder; (0, 0) when it does not exist."""
+    files = size = 0
+    for parent, _, names in os.walk(folder):
+        for name in names:
+            with contextlib.suppress(OSError):
+                size += (Path(parent) / name).stat().st_size
+                files += 1
+    return files, size
+
+
 def same_version(a: str, b: str) -> bool:
     """PEP 440 equality (`0.17` is `0.17.0`), falling back to the literal text."""
     try:
