@@ -6,10 +6,14 @@
 # typo, the closest valid key). Paths (`output`, `baseline-file`) are resolved against the
 # project folder, so they mean the same wherever drift-audit is run from. Precedence
 # (defaults < this file < command line) is the CLI's job. tomli is used only below 3.11.
-"""Read `[tool.drift-audit]` from pyproject.toml into Settings."""
+# Also reads the consumer's declared entry points (console scripts, gui scripts, plugin
+# entry points) from pyproject.toml text or a dist-info's entry_points.txt: the graph starts
+# its call chains there. Unreadable metadata yields no entry points, never an error.
+"""Read `[tool.drift-audit]` from pyproject.toml into Settings; read declared entry points."""
 
 from __future__ import annotations
 
+import configparser
 import difflib
 import sys
 from dataclasses import dataclass
@@ -163,3 +167,34 @@ def find_project_root(consumer: str) -> Path | None:
     parent = folder.resolve().parent
     candidates = [parent, parent.parent] if parent.name == "src" else [parent]
     return next((c for c in candidates if (c / PYPROJECT).is_file()), None)
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def entry_points_from_pyproject(text: str) -> tuple[str, ...]:
+    """Object references (`pkg.cli:main`) in `[project.scripts]`, `[project.gui-scripts]` and
+    `[project.entry-points.<group>]`, sorted; () when the text is not TOML or says nothing."""
+    try:
+        project = tomllib.loads(text).get("project")
+    except tomllib.TOMLDecodeError:
+        return ()
+    if not isinstance(project, dict):
+        return ()
+    tables = [project.get("scripts"), project.get("gui-scripts")]
+    groups = project.get("entry-points")
+    if isinstance(groups, dict):
+        tables += list(groups.values())
+    refs = {v for t in tables if isinstance(t, dict) for v in t.values() if isinstance(v, str)}
+    return tuple(sorted(refs))
+
+
+def entry_points_from_txt(text: str) -> tuple[str, ...]:
+    """Object references in a dist-info's `entry_points.txt` (every group), sorted."""
+    parser = configparser.ConfigParser(interpolation=None, delimiters=("=",))
+    parser.optionxform = str  # type: ignore[assignment, method-assign]
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return ()
+    return tuple(sorted({v.strip() for s in parser.sections() for v in parser[s].values()}))

@@ -2,29 +2,37 @@
 
 What it owns: a networkx DiGraph of the consumer's modules, classes and functions (nodes), the
 references between them (edges, from scan/), and an edge from each consumer scope to every
-provider symbol it reaches (nodes named `provider:<dotted path>`). networkx stays behind this
-door.
+provider symbol it reaches (nodes named `provider:<dotted path>`); and which consumer
+definitions count as entry points. networkx stays behind this door.
 
-What it takes: a `ConsumerScan`. What it gives: `CallGraph.reached_from(scope)`, the shortest
-chains of consumer dotted paths from an entry point to a scope, and the graph itself for
-reporters that want to draw it.
+What it takes: a `ConsumerScan`, and the object references of the consumer's declared entry
+points (console scripts and other entry points from its metadata, `pkg.cli:main`). What it
+gives: `CallGraph.reached_from(scope)`, the shortest chains of consumer dotted paths from an
+entry point to a scope, and the graph itself for reporters that want to draw it.
 
-Entry points: the consumer's public modules (no `_private` part, `__main__` included) and any
-console-script targets the caller passes in.
+Entry points, in two tiers. First: the declared ones (a `module:attr` reference becomes the
+definition `module.attr`, or the module when the attribute is not a definition of it); the
+public API, i.e. the names the top-level package exports (its `__all__`, else every public
+name its `__init__` binds), followed through re-exports to where they are defined; and every
+`__main__` module. A scope none of those reaches falls back to the second tier, the consumer's
+public modules (no `_private` part): importing one runs it and exposes what it defines.
 """
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING
 
 import networkx as nx
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
     from auditor.model import ConsumerScan
 
 MAX_CHAINS = 3
+MAX_REEXPORTS = 10  # re-export hops followed from the top package to a definition
+_INIT_NAMES = ("/__init__.py", "/__init__.pyi", ".py", ".pyi")
 
 
 class CallGraph:
@@ -37,15 +45,21 @@ class CallGraph:
         for site in scan.sites:
             graph.add_edge(site.scope, f"provider:{site.target}", action=site.action.value)
         self.graph = graph
+        exports = _Exports(scan)
         modules = [d.name for d in scan.definitions if d.kind == "module"]
-        self.entry_points = frozenset(
-            [m for m in modules if _is_public(m)] + [e for e in entry_points if e in graph]
-        )
+        declared = {t for ref in entry_points if (t := exports.reference(ref)) is not None}
+        mains = {m for m in modules if m.rsplit(".", 1)[-1] == "__main__"}
+        self.entry_points = frozenset(declared | exports.public_api() | mains)
+        self.public_modules = frozenset(m for m in modules if _is_public(m))
         self._reverse = graph.reverse(copy=False)
         self._cache: dict[str, tuple[tuple[str, ...], ...]] = {}
 
     def reached_from(self, scope: str) -> tuple[tuple[str, ...], ...]:
-        """Up to three shortest chains entry point -> ... -> scope (entry point first)."""
+        """Up to three shortest chains entry point -> ... -> scope (entry point first).
+
+        From the declared entry points, the public API and `__main__` modules; when none of
+        them reaches the scope, from the public modules.
+        """
         if scope not in self._cache:
             self._cache[scope] = self._chains(scope)
         return self._cache[scope]
@@ -54,9 +68,12 @@ class CallGraph:
         if scope not in self.graph:
             return ()
         paths = nx.single_source_shortest_path(self._reverse, scope)
-        found = [tuple(reversed(p)) for node, p in paths.items() if node in self.entry_points]
-        found.sort(key=lambda chain: (len(chain), chain))
-        return tuple(found[:MAX_CHAINS])
+        for starts in (self.entry_points, self.public_modules):
+            found = [tuple(reversed(p)) for node, p in paths.items() if node in starts]
+            if found:
+                found.sort(key=lambda chain: (len(chain), chain))
+                return tuple(found[:MAX_CHAINS])
+        return ()
 
 
 def _is_public(module: str) -> bool:
@@ -66,5 +83,164 @@ def _is_public(module: str) -> bool:
 
 
 def build_graph(scan: ConsumerScan, entry_points: Iterable[str] = ()) -> CallGraph:
-    """The consumer's call graph with its edges into the provider."""
+    """The consumer's call graph with its edges into the provider.
+
+    Args:
+        scan: the consumer scan.
+        entry_points: object references from the consumer's metadata (`pkg.cli:main`,
+            `pkg.cli:App.run`, `pkg.plugin`); ones that name nothing in the scan are ignored.
+    """
     return CallGraph(scan, entry_points)
+
+
+# --------------------------------------------------------------------------- exports
+
+
+class _Exports:
+    """Which definitions a module's public names stand for, following re-exports statically.
+
+    Reads the module sources the scan kept (`scan.lines`); a module that does not parse
+    exports nothing.
+    """
+
+    def __init__(self, scan: ConsumerScan) -> None:
+        self.defined = {d.name for d in scan.definitions}
+        self.lines = scan.lines
+        self.packages = tuple(p for p in scan.package.split(",") if p)
+        self._bindings: dict[str, dict[str, str] | None] = {}
+
+    def public_api(self) -> set[str]:
+        """The definitions behind every name the top-level packages export."""
+        found: set[str] = set()
+        for package in self.packages:
+            bindings = self._module_bindings(package)
+            if bindings is None:
+                continue
+            for name in _exported_names(self._tree(package), bindings):
+                target = self.resolve(package, name)
+                if target is not None:
+                    found.add(target)
+        return found
+
+    def reference(self, ref: str) -> str | None:
+        """`pkg.cli:main` -> the definition it names (or its module), None when neither exists."""
+        ref = ref.split("[", 1)[0].strip()  # `module:attr [extra]`
+        module, _, attr = ref.partition(":")
+        module, attr = module.strip(), attr.strip()
+        if attr:
+            head, _, rest = attr.partition(".")
+            target = self.resolve(module, head)
+            if target is not None and rest and f"{target}.{rest}" in self.defined:
+                return f"{target}.{rest}"
+            if target is not None:
+                return target
+        return module if module in self.defined else None
+
+    def resolve(self, module: str, name: str, depth: int = 0) -> str | None:
+        """The definition `module.name` stands for: defined there, or imported from elsewhere."""
+        dotted = f"{module}.{name}"
+        if dotted in self.defined:
+            return dotted
+        bindings = self._module_bindings(module)
+        source = bindings.get(name) if bindings is not None else None
+        if source is None or depth >= MAX_REEXPORTS:
+            return None
+        if source in self.defined:  # `from . import sub`, `import pkg.sub as sub`
+            return source
+        origin, _, original = source.rpartition(".")
+        return self.resolve(origin, original, depth + 1) if origin else None
+
+    def _module_bindings(self, module: str) -> dict[str, str] | None:
+        """name -> absolute dotted source of each import in the module; None: no such source."""
+        if module not in self._bindings:
+            tree = self._tree(module)
+            self._bindings[module] = None if tree is None else _import_bindings(tree, module, self)
+        return self._bindings[module]
+
+    def _tree(self, module: str) -> ast.Module | None:
+        base = module.replace(".", "/")
+        for suffix in _INIT_NAMES:
+            lines = self.lines.get(base + suffix)
+            if lines is not None:
+                return _safe_parse(lines)
+        return None
+
+    def is_package(self, module: str) -> bool:
+        base = module.replace(".", "/")
+        return any(base + suffix in self.lines for suffix in _INIT_NAMES[:2])
+
+
+def _safe_parse(lines: tuple[str, ...]) -> ast.Module | None:
+    try:
+        return ast.parse("\n".join(lines))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _import_bindings(tree: ast.Module, module: str, exports: _Exports) -> dict[str, str]:
+    """Top-level imports of a module: bound name -> absolute dotted path of what it binds."""
+    package = module if exports.is_package(module) else module.rpartition(".")[0]
+    bindings: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            base = _absolute(node, package)
+            for alias in node.names:
+                if base is not None and alias.name != "*":
+                    bindings[alias.asname or alias.name] = f"{base}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    bindings[alias.asname] = alias.name
+    return bindings
+
+
+def _absolute(node: ast.ImportFrom, package: str) -> str | None:
+    if not node.level:
+        return node.module
+    parts = package.split(".") if package else []
+    if node.level - 1 > len(parts):
+        return None
+    base = ".".join(parts[: len(parts) - (node.level - 1)])
+    return f"{base}.{node.module}" if node.module and base else (node.module or base or None)
+
+
+def _exported_names(tree: ast.Module | None, bindings: Mapping[str, str]) -> list[str]:
+    """`__all__` when the module spells it out, else every public name it binds at top level."""
+    if tree is None:
+        return []
+    listed = _dunder_all(tree)
+    if listed is not None:
+        return listed
+    names = set(bindings)
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return sorted(n for n in names if not n.startswith("_"))
+
+
+def _dunder_all(tree: ast.Module) -> list[str] | None:
+    """The names `__all__` lists (`=`, `+=`); None when it is absent or not a literal list."""
+    names: list[str] | None = None
+    for node in tree.body:
+        value: ast.expr | None = None
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and _assigns_all(node):
+            names, value = [], node.value
+        elif isinstance(node, ast.AugAssign) and _is_all(node.target):
+            value = node.value
+        else:
+            continue
+        if not isinstance(value, (ast.List, ast.Tuple)):
+            return None
+        names = (names or []) + [
+            e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+        ]
+    return names
+
+
+def _assigns_all(node: ast.Assign | ast.AnnAssign) -> bool:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return any(_is_all(t) for t in targets)
+
+
+def _is_all(target: ast.expr) -> bool:
+    return isinstance(target, ast.Name) and target.id == "__all__"

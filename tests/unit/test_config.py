@@ -6,7 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from auditor.config import Settings, find_project_root, load_settings
+from auditor.config import (
+    Settings,
+    entry_points_from_pyproject,
+    entry_points_from_txt,
+    find_project_root,
+    load_settings,
+)
 from auditor.errors import AuditError, ConfigError
 
 
@@ -169,3 +175,40 @@ def test_config_project_root_is_none_for_non_folders_and_loose_folders(tmp_path:
     assert find_project_root(str(tmp_path / "missing")) is None
     assert find_project_root("vllm==0.17.0") is None
     assert find_project_root(str(orphan)) is None
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def test_entry_points_from_pyproject_read_scripts_gui_scripts_and_groups() -> None:
+    text = (
+        '[project]\nname = "widget"\n'
+        '[project.scripts]\nwidget = "widget.cli:main"\n'
+        '[project.gui-scripts]\nwidget-gui = "widget.gui:run"\n'
+        '[project.entry-points."acme.plugins"]\nwidget = "widget.plugin"\n'
+    )
+    assert entry_points_from_pyproject(text) == (
+        "widget.cli:main",
+        "widget.gui:run",
+        "widget.plugin",
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["", "not = [toml", '[project]\nname = "w"\n', 'project = "odd"\n', "[tool.x]\n"]
+)
+def test_entry_points_from_pyproject_without_any_are_empty(text: str) -> None:
+    assert entry_points_from_pyproject(text) == ()
+
+
+def test_entry_points_from_a_dist_info_entry_points_txt() -> None:
+    text = (
+        "[console_scripts]\nwidget = widget.cli:main\nWidget-Up = widget.cli:up [extra]\n\n"
+        "[acme.plugins]\nwidget = widget.plugin\n"
+    )
+    assert entry_points_from_txt(text) == (
+        "widget.cli:main",
+        "widget.cli:up [extra]",
+        "widget.plugin",
+    )
+    assert entry_points_from_txt("no section here\n") == ()
