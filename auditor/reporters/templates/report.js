@@ -10,7 +10,11 @@
     return;
   }
   const cards = Array.from(list.querySelectorAll("article.finding"));
-  const haystack = new Map(cards.map((card) => [card, card.textContent.toLowerCase()]));
+  const searchable = (card) =>
+    Array.from(card.querySelectorAll(".labels, .message, .where, .finding-body"), (e) => e.textContent)
+      .join("\n")
+      .toLowerCase();
+  const haystack = new Map(cards.map((card) => [card, searchable(card)]));
   const search = document.getElementById("search");
   const fileSelect = document.getElementById("filter-file");
   const shownCount = document.getElementById("shown-count");
