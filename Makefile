@@ -5,6 +5,10 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 DEMO_ARGS ?= speculators==0.3.0 --against vllm==0.17.0
+REPORTS_ARGS ?= speculators==0.3.0 --against vllm==0.16.0 --against vllm==0.17.0
+REPORTS := reports/speculators-0.3.0-vs-vllm
+CHROMIUM_FLAGS := --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	--disable-background-networking --disable-component-update --disable-sync --hide-scrollbars
 
 .DEFAULT_GOAL := help
 .PHONY: help setup demo test test-fast lint types contracts check golden clean
@@ -22,6 +26,19 @@ setup: $(STAMP) ## create .venv and install drift-audit with its test and dev to
 
 demo: $(STAMP) ## run the headline audit: speculators 0.3.0 against vLLM 0.17.0
 	$(BIN)/drift-audit $(DEMO_ARGS) || test $$? -eq 1
+
+.PHONY: reports
+reports: $(STAMP) ## rewrite reports/: the headline audit (vLLM 0.16.0, 0.17.0) as html, json, sarif, md
+	$(BIN)/drift-audit $(REPORTS_ARGS) --format html -o $(REPORTS).html \
+		--write-baseline $(REPORTS).json || test $$? -eq 1
+	$(BIN)/drift-audit $(REPORTS_ARGS) --offline --format sarif -o $(REPORTS).sarif || test $$? -eq 1
+	$(BIN)/drift-audit $(REPORTS_ARGS) --offline --format markdown -o $(REPORTS).md || test $$? -eq 1
+	@if command -v chromium >/dev/null 2>&1; then \
+		profile=$$(mktemp -d) && \
+		chromium $(CHROMIUM_FLAGS) --user-data-dir=$$profile --window-size=1280,1600 \
+			--screenshot=$(CURDIR)/$(REPORTS).png file://$(CURDIR)/$(REPORTS).html 2>/dev/null; \
+		status=$$?; rm -rf $$profile; exit $$status; \
+	else echo "reports: no chromium on PATH; $(REPORTS).png left as it was"; fi
 
 test: $(STAMP) ## run the whole test suite (network tests included)
 	$(PY) -m pytest -q
