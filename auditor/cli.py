@@ -77,7 +77,7 @@ class Options:
 
     consumer: str = "."
     against: tuple[str, ...] = ()
-    baseline: str | None = None
+    baseline: tuple[str, ...] = ()
     format: str | None = None
     output: str | None = None
     fail_on: str | None = None
@@ -99,7 +99,7 @@ class Plan:
     """Options merged over settings: what this run will do."""
 
     against: tuple[str, ...]
-    baseline: str | None
+    baseline: tuple[str, ...]  # at most one per provider
     format: str
     output: str | None  # None: stdout
     fail_on: str
@@ -133,9 +133,10 @@ def _list_kinds(ctx: click.Context, _param: click.Parameter, value: bool) -> Non
 )
 @click.option(
     "--baseline",
+    multiple=True,
     metavar="SPEC",
-    help="Provider release the consumer is known to work with. Default: inferred from the "
-    "consumer's metadata, else the installed version.",
+    help="Provider release the consumer is known to work with; one per provider. Default: "
+    "inferred from the consumer's metadata, else the installed version.",
 )
 @click.option(
     "--format",
@@ -283,7 +284,7 @@ def _run(opts: Options) -> int:
     report = pipeline.audit(
         opts.consumer,
         plan.against,
-        baseline=plan.baseline,
+        baseline=plan.baseline or None,
         index_url=opts.index_url,
         cache_dir=opts.cache_dir,
         offline=opts.offline,
@@ -317,23 +318,13 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
     output = opts.output or settings.output
     return Plan(
         against=against,
-        baseline=opts.baseline or _one_baseline(settings),
+        baseline=opts.baseline or settings.baseline,
         format=fmt,
         output=None if output in (None, "-") else output,
         fail_on=opts.fail_on or settings.fail_on or DEFAULT_FAIL_ON,
         exclude=opts.exclude or settings.exclude,
         baseline_file=opts.baseline_file or settings.baseline_file,
     )
-
-
-def _one_baseline(settings: Settings) -> str | None:
-    if len(settings.baseline) > 1:
-        raise ConfigError(
-            f"baseline in [tool.drift-audit] of {settings.source} lists "
-            f"{len(settings.baseline)} releases; drift-audit takes one",
-            hint="keep one entry, or pass --baseline SPEC",
-        )
-    return settings.baseline[0] if settings.baseline else None
 
 
 def exit_status(report: Report, fail_on: str) -> int:

@@ -4,10 +4,15 @@ What it owns: the differential rule (a finding is `new` only when the site binds
 baseline and fails against a target; what fails against both is `preexisting`), which releases
 each finding breaks in, guards (an import under `try/except ImportError` with a working
 alternative is no break), de-duplication (a call through an import that is already reported
-gone adds nothing), inline suppressions, the baseline file, and the order of the report.
+gone adds nothing), inline suppressions and the ones that suppress nothing, the baseline file
+(recorded findings become `baselined`; recorded ones that are gone are `fixed`), the
+release-by-finding matrix of a drift timeline, and the order of the report.
 
-What it takes: `SiteCheck`s (a Site and its Verdicts), the ConsumerScan, the CallGraph. What it
-gives: a tuple of `Finding`s, sorted by path, line, column and kind.
+What it takes: per provider, `SiteCheck`s (a Site and its Verdicts); the ConsumerScan, the
+CallGraph, and the findings of a baseline file. What it gives: `Collected`: the `Finding`s,
+sorted by path, line, column and kind, with their matrix rows, the fixed findings and the
+unused suppressions. Several providers in one run are checked apart (each against its own
+baseline and releases) and merged here.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from auditor.bind import compare
 from auditor.kinds import Kind
 from auditor.model import Action, Finding, Location, Status, SymbolKind
 
@@ -23,7 +29,7 @@ if TYPE_CHECKING:
 
     from auditor.bind import Problem, Verdict
     from auditor.graph import CallGraph
-    from auditor.model import ConsumerScan, Site, Unparsable
+    from auditor.model import ConsumerScan, ProviderInfo, Report, Site, Unparsable
 
 REMOVALS = (Kind.REMOVED_MODULE, Kind.REMOVED_SYMBOL)
 CONTEXT_LINES = 2
@@ -38,20 +44,135 @@ class SiteCheck:
     targets: tuple[tuple[str, Verdict], ...]  # (version, verdict), oldest first
 
 
+@dataclass(frozen=True, slots=True)
+class ProviderChecks:
+    """One provider's share of an audit: its name, its targets, the checks of its sites."""
+
+    provider: str
+    targets: tuple[str, ...]  # versions, oldest first: the provider's matrix columns
+    checks: tuple[SiteCheck, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Collected:
+    """What collect_findings() gives: findings in report order and what goes with them."""
+
+    findings: tuple[Finding, ...]
+    matrix: tuple[tuple[bool | None, ...], ...]  # one row per finding; see Report.matrix
+    fixed: tuple[Finding, ...]
+    unused_suppressions: tuple[tuple[str, int, tuple[str, ...]], ...]
+
+
 def collect_findings(
     scan: ConsumerScan,
-    checks: Sequence[SiteCheck],
+    audits: Sequence[ProviderChecks],
     graph: CallGraph,
     *,
-    provider: str,
-    baselined: frozenset[str] = frozenset(),
-) -> tuple[Finding, ...]:
-    """Every finding of the audit, with status, chains and source context, in report order."""
-    context = _Context(checks)
-    findings = [f for check in checks for f in _site_findings(check, context)]
-    findings += [_unparsable(u, provider) for u in scan.unparsable]
-    findings = [_decorate(f, scan, graph, baselined) for f in findings]
-    return tuple(sorted(set(findings), key=lambda f: f.sort_key))
+    recorded: Sequence[Finding] = (),
+) -> Collected:
+    """Every finding of the audit, with status, chains and source context, in report order.
+
+    Args:
+        scan: the consumer scan every provider's sites come from.
+        audits: one entry per provider, in the order they were asked for (the first one names
+            unparsable consumer files).
+        graph: the consumer's call graph, for `reached_from`.
+        recorded: the findings of a baseline file; new ones with the same fingerprint become
+            `baselined`, and those no longer found are `fixed`.
+    """
+    baselined = frozenset(f.fingerprint for f in recorded)
+    owned: set[tuple[Finding, str]] = set()
+    for audit in audits:
+        context = _Context(audit.checks)
+        owned.update((f, audit.provider) for c in audit.checks for f in _site_findings(c, context))
+    first = audits[0].provider if audits else ""
+    owned.update((_unparsable(u, first), first) for u in scan.unparsable)
+    decorated = [(_decorate(f, scan, graph, baselined), owner) for f, owner in owned]
+    decorated.sort(key=_order)
+    findings = tuple(f for f, _ in decorated)
+    columns = [(a.provider, t) for a in audits for t in a.targets]
+    return Collected(
+        findings=findings,
+        matrix=tuple(_matrix_row(f, owner, columns) for f, owner in decorated),
+        fixed=fixed_findings(recorded, findings),
+        unused_suppressions=unused_suppressions(scan.suppressions, findings),
+    )
+
+
+def _order(pair: tuple[Finding, str]) -> tuple[object, ...]:
+    """Report order, made total: ties on location and kind go by provider, then the rest."""
+    f, owner = pair
+    rest = (f.status.value, f.broken_in, f.baseline_signature or "", f.target_signature or "")
+    return (f.sort_key, owner, *rest)
+
+
+def _matrix_row(
+    finding: Finding, owner: str, columns: Sequence[tuple[str, str]]
+) -> tuple[bool | None, ...]:
+    if not finding.broken_in:  # about a consumer file (unparsable), not a release
+        return tuple(None for _ in columns)
+    return tuple(
+        version in finding.broken_in if provider == owner else None for provider, version in columns
+    )
+
+
+def fixed_findings(recorded: Iterable[Finding], findings: Iterable[Finding]) -> tuple[Finding, ...]:
+    """The recorded findings whose fingerprint no finding of this run has, once each, sorted."""
+    present = {f.fingerprint for f in findings}
+    gone: dict[str, Finding] = {}
+    for finding in recorded:
+        if finding.fingerprint not in present:
+            gone.setdefault(finding.fingerprint, finding)
+    return tuple(sorted(gone.values(), key=lambda f: f.sort_key))
+
+
+def unused_suppressions(
+    suppressions: Mapping[str, Mapping[int, frozenset[str]]], findings: Iterable[Finding]
+) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+    """`(path, line, kinds)` of each suppression comment, or part of one, that matched nothing.
+
+    A bare `# drift-audit: ignore` is unused when no finding sits on its line (kinds `()`);
+    `ignore[a, b]` lists the slugs among a and b that no finding on its line has.
+    """
+    suppressed: dict[tuple[str, int], set[str]] = {}
+    for f in findings:
+        if f.status is Status.SUPPRESSED:
+            suppressed.setdefault((f.location.path, f.location.line), set()).add(f.kind.slug)
+    unused: list[tuple[str, int, tuple[str, ...]]] = []
+    for path in sorted(suppressions):
+        for line, kinds in sorted(suppressions[path].items()):
+            used = suppressed.get((path, line), set())
+            if not kinds and not used:
+                unused.append((path, line, ()))
+            elif kinds - used:
+                unused.append((path, line, tuple(sorted(kinds - used))))
+    return tuple(unused)
+
+
+# --------------------------------------------------------------------------- the timeline
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    """The release-by-finding matrix of a report, for reporters."""
+
+    columns: tuple[tuple[str, str], ...]  # (provider, version), each provider oldest first
+    rows: tuple[tuple[bool | None, ...], ...]  # one per finding, in report order
+
+
+def timeline(report: Report) -> Timeline:
+    """The report's matrix; derived from `broken_in` when the report does not carry one.
+
+    A report without a matrix (built by hand, or read from an older document) has one
+    provider, so every finding is about it.
+    """
+    providers: tuple[ProviderInfo, ...] = report.providers or (report.provider,)
+    columns = tuple((p.name, t) for p in providers for t in p.targets)
+    if len(report.matrix) == len(report.findings) and report.findings:
+        return Timeline(columns, report.matrix)
+    owner = report.provider.name
+    rows = tuple(_matrix_row(f, owner, columns) for f in report.findings)
+    return Timeline(columns, rows)
 
 
 class _Context:
@@ -105,7 +226,7 @@ def _removal(problems: Iterable[Problem]) -> bool:
 def _site_findings(check: SiteCheck, context: _Context) -> list[Finding]:
     broken: dict[Problem, list[str]] = {}
     for version, verdict in check.targets:
-        for problem in verdict.problems:
+        for problem in compare(check.site, check.baseline, verdict):
             if _excused(check.site, problem, version, context):
                 continue
             broken.setdefault(_as_known(problem, check.baseline), []).append(version)
@@ -137,7 +258,7 @@ def _finding(check: SiteCheck, problem: Problem, versions: tuple[str, ...]) -> F
     last = dict(check.targets)[versions[-1]]
     before = check.baseline
     status = Status.NEW
-    if before is not None and problem in before.problems:
+    if before is not None and _same_problem(problem, compare(site, None, before)):
         status = Status.PREEXISTING
     return Finding(
         kind=problem.kind,
@@ -148,8 +269,14 @@ def _finding(check: SiteCheck, problem: Problem, versions: tuple[str, ...]) -> F
         broken_in=versions,
         baseline_signature=before.signature if before is not None else None,
         target_signature=last.signature,
+        suggestion=problem.suggestion,
         status=status,
     )
+
+
+def _same_problem(problem: Problem, others: Iterable[Problem]) -> bool:
+    """Whether the baseline already has this problem (suggestions aside)."""
+    return any((p.kind, p.parameter) == (problem.kind, problem.parameter) for p in others)
 
 
 def _symbol(site: Site, target: Verdict, baseline: Verdict | None) -> str:

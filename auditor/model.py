@@ -301,6 +301,15 @@ class Report:
     provider: ProviderInfo
     findings: tuple[Finding, ...]
     stats: Stats = field(default_factory=Stats)
+    # Filled by audit(); empty in a Report built by hand or read from an older document.
+    providers: tuple[ProviderInfo, ...] = ()  # every provider audited; `provider` is the first
+    matrix: tuple[tuple[bool | None, ...], ...] = ()
+    # one row per finding (same order), one column per (provider, target) in `providers`
+    # order: broken there, works there, or None (the finding is about another provider)
+    fixed: tuple[Finding, ...] = ()  # findings of the baseline file that are gone now
+    unused_suppressions: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    # (path, line, kinds) of `# drift-audit: ignore[...]` comments that suppress nothing;
+    # kinds: the slugs that matched nothing, () for a bare `ignore`
 
     def counts(self) -> dict[str, int]:
         """Findings per status."""

@@ -3,18 +3,34 @@
 sources -> provider API -> consumer scan -> call graph -> binding -> findings. This module
 only wires the stages together; each does one job and hands plain data to the next. The CLI
 calls this function and picks a reporter; it is the library's main entry point too.
+
+Several providers (`--against vllm==0.17 --against transformers==4.50`): the consumer is
+scanned once for all of them; each provider is checked against its own baseline (given by a
+`--baseline` naming it, else inferred) and its own releases; the findings are merged.
+
+A drift timeline (a spec matching many releases) stays cheap: a release whose every provider
+file the audit read (and every folder it probed) has the same content as in a release already
+checked gets that release's verdicts without parsing anything; and a site is bound once per
+distinct set of answers from the provider (`_VerdictMemo`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
 from auditor.bind import check_site
-from auditor.errors import AuditError, BadSpecError
-from auditor.findings import SiteCheck, collect_findings
+from auditor.config import entry_points_from_pyproject, entry_points_from_txt
+from auditor.errors import BadSpecError
+from auditor.findings import ProviderChecks, SiteCheck, collect_findings
 from auditor.graph import build_graph
 from auditor.model import Action, ConsumerInfo, ProviderInfo, Report, Stats
 from auditor.provider import ProviderAPI
@@ -22,11 +38,12 @@ from auditor.scan import scan_consumer
 from auditor.sources import infer_baseline, open_index, resolve_consumer
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Iterator, Sequence
     from pathlib import Path
 
-    from auditor.model import ConsumerScan
-    from auditor.sources import Index, Release
+    from auditor.bind import Verdict
+    from auditor.model import ConsumerScan, Finding, Resolution, Site
+    from auditor.sources import Index, Release, SourceTree
 
 logger = logging.getLogger("drift_audit")
 
@@ -35,7 +52,7 @@ def audit(
     consumer: str = ".",
     against: Sequence[str] = (),
     *,
-    baseline: str | None = None,
+    baseline: str | Sequence[str] | None = None,
     index_url: str | None = None,
     cache_dir: str | Path | None = None,
     offline: bool = False,
@@ -47,14 +64,18 @@ def audit(
 
     Args:
         consumer: a folder, an installed distribution or import name, or `name==version`.
-        against: PEP 508 specs for the provider (`vllm==0.17.0`, `acme @ file:///path`).
-        baseline: the provider release the consumer is known to work with; inferred when None.
+        against: PEP 508 specs for the providers (`vllm==0.17.0`, `acme @ file:///path`);
+            specs naming different distributions audit each of them in the same run.
+        baseline: the provider release(s) the consumer is known to work with, one per
+            provider at most (a bare version when there is one provider); the others are
+            inferred.
         index_url: the simple-API index; default from pip's configuration.
         cache_dir: where fetched sources are kept; default in the user cache folder.
         offline: never touch the network; fail when the cache is cold.
         exclude: glob patterns of consumer paths left out of the scan.
         pre: let a range spec match pre-releases.
-        baseline_file: a previous JSON report; its findings become `baselined`.
+        baseline_file: a previous JSON report; its findings become `baselined`, and those
+            no longer found are reported as `fixed`.
 
     Raises:
         AuditError: the audit could not run (bad spec, unknown package or version, ...).
@@ -67,89 +88,334 @@ def audit(
     index = open_index(index_url, cache_dir, offline)
     consumer_release = resolve_consumer(consumer, index)
     targets = _targets(index, against, pre)
-    provider = targets[0].name
-    before = _baseline(index, consumer_release, provider, baseline, pre)
-    import_names = tuple(sorted({n for r in targets for n in r.import_names}))
+    baselines = _baselines(index, consumer_release, list(targets), _specs(baseline), pre)
+    import_names = tuple(sorted({n for rs in targets.values() for r in rs for n in r.import_names}))
     scan = scan_consumer(
         consumer_release.tree, consumer_release.import_names, import_names, exclude=exclude
     )
-    graph = build_graph(scan)
-    apis = [(str(r.version), ProviderAPI(r.tree, r.import_names, r.version)) for r in targets]
-    base_api = ProviderAPI(before.tree, before.import_names, before.version) if before else None
-    for _, api in [*apis, ("", base_api)]:
-        if api is not None:
-            api.prefetch(site.target for site in scan.sites)
-    checks = [
-        SiteCheck(
-            site,
-            check_site(site, base_api) if base_api is not None else None,
-            tuple((version, check_site(site, api)) for version, api in apis),
-        )
-        for site in scan.sites
+    graph = build_graph(scan, consumer_entry_points(consumer_release))
+    work = _Work()
+    audits = [
+        _check_provider(name, releases, baselines[name], scan.sites, work)
+        for name, releases in targets.items()
     ]
-    baselined = _baselined_fingerprints(baseline_file)
-    findings = collect_findings(scan, checks, graph, provider=provider, baselined=baselined)
-    loaded = sum(api.modules_loaded for _, api in apis) + (
-        base_api.modules_loaded if base_api else 0
-    )
+    logger.info(
+        "%d release(s) parsed, %d reused whole; %d binding(s) reused",
+        len(work.checked), work.reused_releases, work.verdicts.reused,
+    )  # fmt: skip
+    recorded = _recorded_findings(baseline_file)
+    collected = collect_findings(scan, audits, graph, recorded=recorded)
+    _warn_unused(collected.unused_suppressions)
     stats = Stats(
         files_scanned=len(scan.files),
         call_sites=_call_sites(scan),
-        provider_modules_loaded=loaded,
+        provider_modules_loaded=work.modules_loaded,
         bytes_fetched=index.bytes_fetched,
         seconds=round(time.perf_counter() - started, 3),
+    )
+    providers = tuple(
+        ProviderInfo(name, _version(baselines[name]), tuple(str(r.version) for r in releases))
+        for name, releases in targets.items()
     )
     return Report(
         consumer=ConsumerInfo(
             consumer_release.name, consumer_release.version, consumer_release.origin
         ),
-        provider=ProviderInfo(
-            provider, before.version if before else None, tuple(v for v, _ in apis)
-        ),
-        findings=findings,
+        provider=providers[0],
+        findings=collected.findings,
         stats=stats,
+        providers=providers,
+        matrix=collected.matrix,
+        fixed=collected.fixed,
+        unused_suppressions=collected.unused_suppressions,
     )
 
 
-def _targets(index: Index, against: Sequence[str], pre: bool) -> list[Release]:
-    """Every release the specs match, one per version, oldest first."""
-    releases: dict[str, Release] = {}
+# --------------------------------------------------------------------------- targets
+
+
+def _targets(index: Index, against: Sequence[str], pre: bool) -> dict[str, list[Release]]:
+    """Every release the specs match, per provider (in the order named), oldest first."""
+    found: dict[str, dict[str, Release]] = {}
     for spec in against:
         for release in index.releases(spec, pre=pre):
-            releases.setdefault(str(release.version), release)
-    names = sorted({r.name for r in releases.values()})
-    if len(names) > 1:
-        raise AuditError(
-            f"--against names several providers ({', '.join(names)}); audit one at a time",
-            hint="run drift-audit once per provider",
+            found.setdefault(release.name, {}).setdefault(str(release.version), release)
+    return {name: sorted(rs.values(), key=_release_order) for name, rs in found.items()}
+
+
+def _release_order(release: Release) -> tuple[int, Version | str]:
+    try:
+        return (0, Version(str(release.version)))
+    except InvalidVersion:
+        return (1, str(release.version))
+
+
+def _specs(baseline: str | Sequence[str] | None) -> tuple[str, ...]:
+    if baseline is None:
+        return ()
+    return (baseline,) if isinstance(baseline, str) else tuple(baseline)
+
+
+def _baselines(
+    index: Index, consumer: Release, providers: list[str], specs: Sequence[str], pre: bool
+) -> dict[str, Release | None]:
+    """Per provider: the release the consumer is known to work with (given, else inferred)."""
+    given: dict[str, Release] = {}
+    for raw in specs:
+        spec = _named_spec(raw, providers)
+        name = _spec_name(spec)
+        if name is not None and name not in providers:
+            raise BadSpecError(
+                f"--baseline {raw} names {name}, which is not audited",
+                hint=f"--against names {', '.join(providers)}",
+            )
+        release = index.releases(spec, pre=pre)[-1]
+        if release.name in given:
+            raise BadSpecError(
+                f"two baselines for {release.name}", hint="give one --baseline per provider"
+            )
+        given[release.name] = release
+    return {p: given[p] if p in given else _inferred(index, consumer, p) for p in providers}
+
+
+def _named_spec(spec: str, providers: list[str]) -> str:
+    """A bare version (`0.11.0`) names the one provider; with several it is ambiguous."""
+    if not re.match(r"^\d", spec.strip()):
+        return spec
+    if len(providers) > 1:
+        raise BadSpecError(
+            f"--baseline {spec} is a bare version, but several providers are audited",
+            hint=f"name the provider, e.g. {providers[0]}=={spec.strip()}",
         )
-    return list(releases.values())
+    return f"{providers[0]}=={spec.strip()}"
 
 
-def _baseline(
-    index: Index, consumer: Release, provider: str, spec: str | None, pre: bool
-) -> Release | None:
-    """The release the consumer is known to work with: given, else inferred, else none."""
-    if spec is None:
-        version = infer_baseline(consumer, provider, index)
-        if version is None:
-            logger.info("no baseline for %s: every finding is absolute", provider)
-            return None
-        logger.info("baseline %s==%s inferred from %s's metadata", provider, version, consumer.name)
-        return index.release(provider, version)
-    if re.match(r"^\d", spec.strip()):
-        spec = f"{provider}=={spec.strip()}"
-    releases = index.releases(spec, pre=pre)
-    return releases[-1]
+def _spec_name(spec: str) -> str | None:
+    try:
+        return canonicalize_name(Requirement(spec).name)
+    except InvalidRequirement:
+        return None  # index.releases() says what is wrong with it
 
 
-def _baselined_fingerprints(path: str | Path | None) -> frozenset[str]:
+def _inferred(index: Index, consumer: Release, provider: str) -> Release | None:
+    version = infer_baseline(consumer, provider, index)
+    if version is None:
+        logger.info("no baseline for %s: every finding is absolute", provider)
+        return None
+    logger.info("baseline %s==%s inferred from %s's metadata", provider, version, consumer.name)
+    return index.release(provider, version)
+
+
+def _version(release: Release | None) -> str | None:
+    return str(release.version) if release is not None and release.version is not None else None
+
+
+# --------------------------------------------------------------------------- checking
+
+
+def _check_provider(
+    name: str, releases: list[Release], before: Release | None, sites: Sequence[Site], work: _Work
+) -> ProviderChecks:
+    """One provider's sites against its baseline and each of its releases."""
+    names = frozenset(n for r in [*releases, *([before] if before else [])] for n in r.import_names)
+    owned = [s for s in sites if s.target.split(".", 1)[0] in names]
+    base = _verdicts(before, owned, work) if before is not None else None
+    per_release = [(str(r.version), _verdicts(r, owned, work)) for r in releases]
+    checks = tuple(
+        SiteCheck(
+            site,
+            base[i] if base is not None else None,
+            tuple((version, verdicts[i]) for version, verdicts in per_release),
+        )
+        for i, site in enumerate(owned)
+    )
+    return ProviderChecks(name, tuple(version for version, _ in per_release), checks)
+
+
+def _verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Verdict, ...]:
+    """Each site's verdict against one release; reused when the release reads the same."""
+    for earlier in work.checked:
+        if earlier.sites == tuple(sites) and earlier.same_as(release):
+            logger.info(
+                "%s %s: the provider files the audit reads are those of %s; verdicts reused",
+                release.name, release.version, earlier.version,
+            )  # fmt: skip
+            work.reused_releases += 1
+            return earlier.verdicts
+    tree = _ProbedTree(release.tree)
+    api = ProviderAPI(tree, release.import_names, release.version)
+    api.prefetch(site.target for site in sites)
+    verdicts = tuple(work.verdicts.check(site, api) for site in sites)
+    work.modules_loaded += api.modules_loaded
+    work.checked.append(
+        _CheckedRelease(
+            str(release.version), release.import_names, tuple(sites), tree.probes(), verdicts
+        )
+    )
+    return verdicts
+
+
+class _VerdictMemo:
+    """check_site() once per site and distinct answers from the provider, across releases.
+
+    check_site() is pure given what its resolver answers: when a release answers every
+    lookup a site made against an earlier release the same way, the verdict is the same.
+    """
+
+    def __init__(self) -> None:
+        self._seen: dict[Site, list[tuple[tuple[_Query, ...], Verdict]]] = {}
+        self.reused = 0
+
+    def check(self, site: Site, api: ProviderAPI) -> Verdict:
+        entries = self._seen.setdefault(site, [])
+        for queries, verdict in entries:
+            if all(api.resolve(d, module_only=m) == r for (d, m, r) in queries):
+                self.reused += 1
+                return verdict
+        recorder = _RecordingResolver(api)
+        verdict = check_site(site, recorder)
+        entries.append((tuple(recorder.queries), verdict))
+        return verdict
+
+
+_Query = tuple[str, bool, "Resolution"]
+
+
+class _RecordingResolver:
+    """A Resolver that remembers what it was asked and what it answered, in order."""
+
+    def __init__(self, api: ProviderAPI) -> None:
+        self.api = api
+        self.queries: list[_Query] = []
+
+    def resolve(self, dotted: str, *, module_only: bool = False) -> Resolution:
+        resolution = self.api.resolve(dotted, module_only=module_only)
+        self.queries.append((dotted, module_only, resolution))
+        return resolution
+
+
+class _ProbedTree:
+    """A SourceTree that records every answer it gives: file digests and folder checks."""
+
+    def __init__(self, tree: SourceTree) -> None:
+        self.tree = tree
+        self._files: dict[str, str | None] = {}
+        self._dirs: dict[str, bool] = {}
+
+    def read_text(self, path: str) -> str | None:
+        text = self.tree.read_text(path)
+        self._files[path] = _digest(text)
+        return text
+
+    def is_dir(self, path: str) -> bool:
+        found = self.tree.is_dir(path)
+        self._dirs[path] = found
+        return found
+
+    def walk(self) -> Iterator[str]:
+        raise NotImplementedError("a provider tree is read by path, never walked")
+
+    def prefetch(self, paths: Iterable[str]) -> None:
+        prefetch = getattr(self.tree, "prefetch", None)
+        if prefetch is not None:
+            prefetch(paths)
+
+    def probes(self) -> _Probes:
+        return _Probes(tuple(sorted(self._files.items())), tuple(sorted(self._dirs.items())))
+
+
+@dataclass(frozen=True)
+class _Probes:
+    files: tuple[tuple[str, str | None], ...]  # path -> sha256 of its text, None: no file
+    dirs: tuple[tuple[str, bool], ...]
+
+    def answered_by(self, tree: SourceTree) -> bool:
+        """Whether `tree` gives every one of these answers (same content, same absences)."""
+        prefetch = getattr(tree, "prefetch", None)
+        if prefetch is not None:
+            prefetch([path for path, digest in self.files if digest is not None])
+        try:
+            same_files = all(_digest(tree.read_text(p)) == d for p, d in self.files)
+            return same_files and all(tree.is_dir(p) == found for p, found in self.dirs)
+        except (OSError, UnicodeDecodeError):
+            return False
+
+
+@dataclass(frozen=True)
+class _CheckedRelease:
+    version: str
+    import_names: tuple[str, ...]
+    sites: tuple[Site, ...]
+    probes: _Probes
+    verdicts: tuple[Verdict, ...]
+
+    def same_as(self, release: Release) -> bool:
+        return release.import_names == self.import_names and self.probes.answered_by(release.tree)
+
+
+@dataclass
+class _Work:
+    """Work shared by every release of a run: provider modules parsed, memos, counters."""
+
+    modules_loaded: int = 0
+    reused_releases: int = 0
+    verdicts: _VerdictMemo = field(default_factory=_VerdictMemo)
+    checked: list[_CheckedRelease] = field(default_factory=list)
+
+
+def _digest(text: str | None) -> str | None:
+    return None if text is None else hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+
+
+# --------------------------------------------------------------------------- consumer side
+
+
+def consumer_entry_points(consumer: Release) -> tuple[str, ...]:
+    """Object references of the consumer's declared entry points, as far as its tree shows.
+
+    pyproject.toml next to the packages (a flat layout) and a wheel's
+    `<name>-<version>.dist-info/entry_points.txt`, when the tree holds them.
+    """
+    refs: set[str] = set()
+    pyproject = _safe_read(consumer.tree, "pyproject.toml")
+    if pyproject is not None:
+        refs.update(entry_points_from_pyproject(pyproject))
+    for stem in _dist_info_stems(consumer):
+        text = _safe_read(consumer.tree, f"{stem}.dist-info/entry_points.txt")
+        if text is not None:
+            refs.update(entry_points_from_txt(text))
+    return tuple(sorted(refs))
+
+
+def _dist_info_stems(consumer: Release) -> list[str]:
+    if consumer.version is None:
+        return []
+    names = {consumer.name.replace("-", "_"), consumer.name.replace("-", "_").lower()}
+    return sorted(f"{n}-{consumer.version}" for n in names)
+
+
+def _safe_read(tree: SourceTree, path: str) -> str | None:
+    try:
+        return tree.read_text(path)
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _recorded_findings(path: str | Path | None) -> tuple[Finding, ...]:
     if path is None:
-        return frozenset()
+        return ()
     from auditor.reporters.json_report import load_report
 
-    report = load_report(path)
-    return frozenset(f.fingerprint for f in report.findings)
+    return load_report(path).findings
+
+
+def _warn_unused(unused: Iterable[tuple[str, int, tuple[str, ...]]]) -> None:
+    for path, line, kinds in unused:
+        comment = f"ignore[{', '.join(kinds)}]" if kinds else "ignore"
+        logger.warning(
+            "%s:%d: unused suppression `# drift-audit: %s`: no such finding on this line",
+            path, line, comment,
+        )  # fmt: skip
 
 
 def _call_sites(scan: ConsumerScan) -> int:

@@ -6,6 +6,10 @@
 # `severity`, `message`, `first_broken` and `fingerprint` are derived from a Finding's facts:
 # they are written for readers and ignored on load. `scope` and `source` are extra fields
 # (not in DESIGN's list) that the fingerprint and the text reporter need.
+# A report made by audit() (one with `providers`) also has the top-level keys `providers`
+# (every provider; `provider` stays the first, for readers of the original shape), `matrix`
+# (the drift timeline: one column per provider release, one row per finding, in order),
+# `fixed` (baseline-file findings gone now) and `unused_suppressions`; all optional on load.
 # Change the shape only with a new SCHEMA_VERSION; the round-trip test keeps this honest.
 """JSON reporter (schema version 1) and its reader, `load_report`."""
 
@@ -16,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from auditor.errors import AuditError
+from auditor.findings import timeline
 from auditor.kinds import Kind
 from auditor.model import ConsumerInfo, Finding, Location, ProviderInfo, Report, Stats, Status
 from auditor.reporters.common import TOOL_NAME, tool_version
@@ -36,17 +41,19 @@ def render(report: Report, *, color: bool = False) -> str:
 
 def to_dict(report: Report) -> dict[str, Any]:
     """The report as plain JSON-ready data, keys in schema order."""
-    consumer, provider, stats = report.consumer, report.provider, report.stats
-    return {
+    consumer, stats = report.consumer, report.stats
+    document: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": TOOL_NAME, "version": tool_version()},
         "consumer": {"name": consumer.name, "version": consumer.version, "origin": consumer.origin},
-        "provider": {
-            "name": provider.name,
-            "baseline": provider.baseline,
-            "targets": list(provider.targets),
-        },
-        "findings": [finding_to_dict(f) for f in report.findings],
+        "provider": _provider_dict(report.provider),
+    }
+    if report.providers:
+        document["providers"] = [_provider_dict(p) for p in report.providers]
+    document["findings"] = [finding_to_dict(f) for f in report.findings]
+    if report.providers:
+        document.update(_audit_extras(report))
+    return document | {
         "stats": {
             "files_scanned": stats.files_scanned,
             "call_sites": stats.call_sites,
@@ -54,6 +61,41 @@ def to_dict(report: Report) -> dict[str, Any]:
             "bytes_fetched": stats.bytes_fetched,
             "seconds": round(stats.seconds, 3),
         },
+    }
+
+
+def _provider_dict(provider: ProviderInfo) -> dict[str, Any]:
+    return {"name": provider.name, "baseline": provider.baseline, "targets": list(provider.targets)}
+
+
+def _audit_extras(report: Report) -> dict[str, Any]:
+    """`matrix`, `fixed` and `unused_suppressions`: the keys a report from audit() adds."""
+    table = timeline(report)
+    return {
+        "matrix": {
+            "releases": [{"provider": p, "version": v} for p, v in table.columns],
+            "rows": [
+                {"fingerprint": f.fingerprint, "broken": list(row)}
+                for f, row in zip(report.findings, table.rows, strict=True)
+            ],
+        },
+        "fixed": [_fixed_dict(f) for f in report.fixed],
+        "unused_suppressions": [
+            {"path": path, "line": line, "kinds": list(kinds)}
+            for path, line, kinds in report.unused_suppressions
+        ],
+    }
+
+
+def _fixed_dict(finding: Finding) -> dict[str, Any]:
+    return {
+        "fingerprint": finding.fingerprint,
+        "kind": finding.kind.slug,
+        "symbol": finding.symbol,
+        "parameter": finding.parameter,
+        "path": finding.location.path,
+        "line": finding.location.line,
+        "scope": finding.scope,
     }
 
 
@@ -117,15 +159,67 @@ def from_dict(data: object, *, where: str = "the report") -> Report:
             f"{SCHEMA_VERSION}",
             hint="write it again with this drift-audit (--format json or --write-baseline)",
         )
-    findings = _get(top, "findings", list, where)
+    findings = tuple(
+        _finding(item, f"{where}: findings[{i}]")
+        for i, item in enumerate(_get(top, "findings", list, where))
+    )
     return Report(
         consumer=_consumer(_mapping(_get(top, "consumer", dict, where), f"{where}: consumer")),
         provider=_provider(_mapping(_get(top, "provider", dict, where), f"{where}: provider")),
-        findings=tuple(
-            _finding(item, f"{where}: findings[{i}]") for i, item in enumerate(findings)
-        ),
+        findings=findings,
         stats=_stats(_mapping(_get(top, "stats", dict, where), f"{where}: stats")),
+        providers=tuple(
+            _provider(_mapping(item, f"{where}: providers[{i}]"))
+            for i, item in enumerate(_get_extra(top, "providers", list, where, []))
+        ),
+        matrix=_matrix(_get_extra(top, "matrix", dict, where, {}), len(findings), where),
+        fixed=tuple(
+            _fixed(_mapping(item, f"{where}: fixed[{i}]"), f"{where}: fixed[{i}]")
+            for i, item in enumerate(_get_extra(top, "fixed", list, where, []))
+        ),
+        unused_suppressions=tuple(
+            _unused(_mapping(item, f"{where}: unused_suppressions[{i}]"), where)
+            for i, item in enumerate(_get_extra(top, "unused_suppressions", list, where, []))
+        ),
     )
+
+
+def _matrix(data: Mapping[str, Any], rows: int, where: str) -> tuple[tuple[bool | None, ...], ...]:
+    """The matrix rows (the columns follow from `providers`); () when absent."""
+    if not data:
+        return ()
+    items = _get(data, "rows", list, f"{where}: matrix")
+    if len(items) != rows:
+        raise AuditError(f"{where}: matrix has {len(items)} rows for {rows} findings", hint=_HINT)
+    out: list[tuple[bool | None, ...]] = []
+    for i, item in enumerate(items):
+        broken = _get(_mapping(item, f"{where}: matrix.rows[{i}]"), "broken", list, where)
+        if not all(b is None or isinstance(b, bool) for b in broken):
+            raise AuditError(
+                f"{where}: matrix.rows[{i}].broken: expected true, false or null", hint=_HINT
+            )
+        out.append(tuple(broken))
+    return tuple(out)
+
+
+def _fixed(data: Mapping[str, Any], where: str) -> Finding:
+    line = _get(data, "line", int, where)
+    return Finding(
+        kind=_kind(_get(data, "kind", str, where), where),
+        location=Location(_get(data, "path", str, where), line, 1, line, 1),
+        scope=_get(data, "scope", str, where),
+        symbol=_get(data, "symbol", str, where),
+        parameter=_get(data, "parameter", _OPT_STR, where),
+        broken_in=(),
+        baseline_signature=None,
+        target_signature=None,
+    )
+
+
+def _unused(data: Mapping[str, Any], where: str) -> tuple[str, int, tuple[str, ...]]:
+    where = f"{where}: unused_suppressions"
+    kinds = _strings(_get(data, "kinds", list, where), f"{where}.kinds")
+    return (_get(data, "path", str, where), _get(data, "line", int, where), kinds)
 
 
 def _read_source(text_or_path: str | Path) -> tuple[str, str]:
@@ -160,7 +254,8 @@ def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where
 
 
 def _get_extra(data: Mapping[str, Any], key: str, kind: type, where: str, default: Any) -> Any:
-    """An extra field (`scope`, `source`): a default when absent, checked when present."""
+    """An optional field (`scope`, `source`, `matrix`...): a default when absent, checked when
+    present."""
     return _get(data, key, kind, where) if key in data else default
 
 

@@ -3,7 +3,10 @@
 # Owns: the layout. A context line (who against what), then per file a header and each finding
 # as `path:line:col: slug message [status]` (pyflakes / ruff concise, so editors can jump to
 # it), the offending source line with a caret under the span, the old and new signatures, the
-# suggestion and the first call chain; then one summary line. Takes a Report in its given
+# suggestion and the first call chain; with several releases of a provider, a drift timeline
+# (one row per finding, one column per release: `x` broken, `.` works, blank: a release of
+# another provider); the baseline-file findings that are gone (`fixed`); then one summary
+# line. Several providers: the context line names each. Takes a Report in its given
 # order; never filters or sorts. Colour is a palette: with color=False every code is "", so
 # there is one code path and no ANSI byte leaks into files. Only the summary's `in 0.42s`
 # varies between identical runs (golden tests mask it).
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import TYPE_CHECKING
 
+from auditor.findings import timeline
 from auditor.kinds import Severity
 from auditor.model import Status
 from auditor.reporters.common import plural, provider_line, tally
@@ -60,7 +64,7 @@ ANSI = Palette(
 def render(report: Report, *, color: bool = False) -> str:
     """The whole report as text; ANSI colour only when `color` is true."""
     pal = ANSI if color else PLAIN
-    lines = [f"{pal.bold}{provider_line(report)}{pal.reset}", ""]
+    lines = [f"{pal.bold}{_context_line(report)}{pal.reset}", ""]
     for path, group in groupby(report.findings, key=lambda f: f.location.path):
         findings = list(group)
         lines.append(
@@ -69,8 +73,64 @@ def render(report: Report, *, color: bool = False) -> str:
         for finding in findings:
             lines.extend(_finding_lines(finding, pal))
             lines.append("")
+    lines.extend(_timeline_lines(report, pal))
+    lines.extend(_fixed_lines(report, pal))
     lines.append(summary_line(report, pal))
     return "\n".join(lines) + "\n"
+
+
+def _context_line(report: Report) -> str:
+    """Who against what; with several providers, each with its releases and baseline."""
+    if len(report.providers) < 2:
+        return provider_line(report)
+    consumer = report.consumer
+    who = f"{consumer.name} {consumer.version}" if consumer.version else consumer.name
+    parts = [
+        f"{p.name} {', '.join(p.targets) or '(no release)'} "
+        f"({f'baseline {p.baseline}' if p.baseline else 'no baseline'})"
+        for p in report.providers
+    ]
+    return f"{who} against {'; '.join(parts)}"
+
+
+def _timeline_lines(report: Report, pal: Palette) -> list[str]:
+    """The release-by-finding table, when a provider has several releases and there are
+    findings."""
+    table = timeline(report)
+    providers = [p for p, _ in table.columns]
+    if not report.findings or all(providers.count(p) < 2 for p in providers):
+        return []
+    several = len(set(providers)) > 1
+    heads = [f"{p} {v}" if several else v for p, v in table.columns]
+    labels = [
+        f"{f.location.path}:{f.location.line}:{f.location.column} {f.kind.slug}"
+        for f in report.findings
+    ]
+    width = max(len(label) for label in labels)
+    title = "drift timeline: x broken, . works" + ("" if several else f" ({table.columns[0][0]})")
+    out = [f"{pal.bold}{title}{pal.reset}", f"{INDENT}{'':<{width}}  {' '.join(heads)}"]
+    for label, row in zip(labels, table.rows, strict=True):
+        cells = [_cell(mark, len(head), pal) for mark, head in zip(row, heads, strict=True)]
+        out.append(f"{INDENT}{label:<{width}}  {' '.join(cells)}".rstrip())
+    return [*out, ""]
+
+
+def _cell(mark: bool | None, width: int, pal: Palette) -> str:
+    if mark is None:
+        return " " * width
+    symbol = f"{pal.red}x{pal.reset}" if mark else f"{pal.dim}.{pal.reset}"
+    return " " * (width - 1) + symbol
+
+
+def _fixed_lines(report: Report, pal: Palette) -> list[str]:
+    """Findings of the baseline file that this run no longer finds."""
+    if not report.fixed:
+        return []
+    out = [f"{pal.bold}{pal.green}fixed since the baseline file ({len(report.fixed)}):{pal.reset}"]
+    for f in report.fixed:
+        parameter = f" ({f.parameter})" if f.parameter else ""
+        out.append(f"{INDENT}{f.location.path}: {f.kind.slug} {f.symbol}{parameter}")
+    return [*out, ""]
 
 
 def _finding_lines(finding: Finding, pal: Palette) -> list[str]:
@@ -139,8 +199,9 @@ def summary_line(report: Report, pal: Palette = PLAIN) -> str:
         f"{plural(stats.files_scanned, 'file')}, {plural(stats.call_sites, 'call site')}, "
         f"in {stats.seconds:.2f}s"
     )
+    fixed = f", {len(report.fixed)} fixed" if report.fixed else ""
     if not report.findings:
-        return f"{pal.green}{pal.bold}no drift found{pal.reset} ({scanned})"
+        return f"{pal.green}{pal.bold}no drift found{pal.reset}{fixed} ({scanned})"
     t = tally(report.findings)
     new = (
         f"{plural(t.new_error, 'new error')}, {plural(t.new_warning, 'new warning')}, "
@@ -148,4 +209,4 @@ def summary_line(report: Report, pal: Palette = PLAIN) -> str:
     )
     colour = pal.red if t.new_error else pal.yellow if t.new_warning else pal.blue
     others = f"{t.preexisting} preexisting, {t.baselined} baselined, {t.suppressed} suppressed"
-    return f"{colour}{pal.bold}{new}{pal.reset}, {others} ({scanned})"
+    return f"{colour}{pal.bold}{new}{pal.reset}, {others}{fixed} ({scanned})"

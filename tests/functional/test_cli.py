@@ -139,7 +139,7 @@ def test_cli_passes_every_option_to_audit(project: Path, fake: Callable[..., Fak
         (
             ("widget", ("acme==0.2", "acme==0.3")),
             {
-                "baseline": "acme==0.1",
+                "baseline": ("acme==0.1",),
                 "index_url": "http://127.0.0.1:9/simple",
                 "cache_dir": "cache",
                 "offline": True,
@@ -380,7 +380,7 @@ def test_cli_settings_from_pyproject_fill_defaults(
     assert json.loads(result.stdout)["schema_version"] == 1
     args, kwargs = audit.calls[0]
     assert args == (".", ("acme==0.2",))
-    assert kwargs["baseline"] == "acme==0.1"
+    assert kwargs["baseline"] == ("acme==0.1",)
     assert kwargs["exclude"] == ("tests/**",)
     assert kwargs["baseline_file"] == "b.json"
 
@@ -446,18 +446,19 @@ def test_cli_settings_with_an_unknown_format_is_an_error(
     assert "format = 'xml'" in result.stderr
 
 
-def test_cli_settings_with_two_baselines_is_an_error(
+def test_cli_settings_may_name_one_baseline_per_provider(
     project: Path, fake: Callable[..., FakeAudit]
 ) -> None:
     (project / "pyproject.toml").write_text(
-        '[tool.drift-audit]\nagainst = "acme==0.2"\nbaseline = ["acme==0.1", "acme==0.0"]\n',
+        '[tool.drift-audit]\nagainst = ["acme==0.2", "bolt==2.0"]\n'
+        'baseline = ["acme==0.1", "bolt==1.0"]\n',
         encoding="utf-8",
     )
-    fake(report())
-    result = invoke()
-    assert result.exit_code == 2
-    assert "lists 2 releases" in result.stderr
-    assert invoke("--baseline", "acme==0.1").exit_code == 0
+    audit = fake(report())
+    assert invoke().exit_code == 0
+    assert audit.calls[0][1]["baseline"] == ("acme==0.1", "bolt==1.0")
+    assert invoke("--baseline", "acme==0.0").exit_code == 0
+    assert audit.calls[1][1]["baseline"] == ("acme==0.0",)
 
 
 # --------------------------------------------------------------------------- information
