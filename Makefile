@@ -61,5 +61,9 @@ check: lint types contracts ## lint, types and contracts
 golden: $(STAMP) ## rewrite the golden reports after a reviewed change
 	$(PY) -m pytest -q tests/functional/test_golden.py --update-golden
 
+.PHONY: bench
+bench: $(STAMP) ## time the headline audit cold and warm vs the whole-wheel path (needs the network)
+	$(PY) benchmarks/bench.py
+
 clean: ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
