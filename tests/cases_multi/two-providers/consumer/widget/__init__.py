@@ -1,0 +1,1 @@
+"""A consumer of two providers."""
