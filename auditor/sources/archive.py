@@ -12,10 +12,7 @@
 
 from __future__ import annotations
 
-import gzip
 import logging
-import tarfile
-import zipfile
 import zlib
 from dataclasses import dataclass
 from functools import partial
@@ -37,6 +34,8 @@ from auditor.sources.trees import (
 )
 
 if TYPE_CHECKING:
+    import tarfile
+    import zipfile
     from collections.abc import Callable, Iterable
     from pathlib import Path
 
@@ -48,14 +47,6 @@ log = logging.getLogger("drift_audit")
 ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip")
 _WHEEL_META = ("METADATA", "top_level.txt")
 _SDIST_META = ("PKG-INFO", "pyproject.toml")
-_CORRUPT = (
-    zipfile.BadZipFile,
-    tarfile.TarError,
-    EOFError,
-    zlib.error,
-    gzip.BadGzipFile,
-    NotImplementedError,
-)
 
 
 @dataclass(frozen=True)
@@ -103,7 +94,12 @@ def fetch_sources(
 
 def extract_sources(archive: Path, filename: str, dest: Path, *, project: str) -> Layout:
     """Extract the sources of a wheel or sdist named `filename` into the folder `dest`."""
+    import gzip  # here, not at the top: a run from the cache extracts nothing
+    import tarfile
+    import zipfile
+
     wheel = filename.endswith(".whl")
+    corrupt = (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile)
     try:
         if filename.endswith((".whl", ".zip")):
             with zipfile.ZipFile(archive) as zf:
@@ -111,7 +107,7 @@ def extract_sources(archive: Path, filename: str, dest: Path, *, project: str) -
         else:
             with tarfile.open(archive) as tf:
                 _extract(_tar_entries(tf), filename, dest, wheel=False)
-    except _CORRUPT as exc:
+    except (*corrupt, NotImplementedError) as exc:
         raise ArchiveError(
             f"{filename} is not a readable archive (corrupt or truncated): {exc}",
             hint="delete the file and fetch it again; a download is retried on the next run",
@@ -140,6 +136,8 @@ def _tar_kind(member: tarfile.TarInfo) -> str:
 
 
 def _tar_read(tf: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
+    import tarfile
+
     handle = tf.extractfile(member)
     if handle is None:
         raise tarfile.TarError(f"cannot read member {member.name}")

@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import platformdirs
 from packaging.version import InvalidVersion, Version
 
 from auditor.errors import FetchError
@@ -52,7 +51,11 @@ CACHE_HINT = f"pass --cache-dir (or set {CACHE_ENV}) to a writable folder"
 
 def cache_root(cache_dir: str | Path | None = None) -> Path:
     """The cache folder: the argument, else $DRIFT_AUDIT_CACHE_DIR, else the user cache dir."""
-    chosen = cache_dir or os.environ.get(CACHE_ENV) or platformdirs.user_cache_dir("drift-audit")
+    chosen = cache_dir or os.environ.get(CACHE_ENV)
+    if not chosen:
+        import platformdirs
+
+        chosen = platformdirs.user_cache_dir("drift-audit")
     return Path(chosen).expanduser()
 
 

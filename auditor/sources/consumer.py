@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import logging
 import re
@@ -30,6 +29,7 @@ from auditor.sources.trees import PY_SUFFIXES, FolderTree, read_top_level
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from importlib.metadata import Distribution
 
     from packaging.specifiers import SpecifierSet
 
@@ -116,7 +116,9 @@ def installed_release(arg: str) -> Release | None:
     )
 
 
-def _distribution(arg: str) -> importlib.metadata.Distribution | None:
+def _distribution(arg: str) -> Distribution | None:
+    import importlib.metadata  # here: a consumer from the index or a folder never needs it
+
     try:
         return importlib.metadata.distribution(arg)
     except importlib.metadata.PackageNotFoundError:
@@ -129,7 +131,7 @@ def _distribution(arg: str) -> importlib.metadata.Distribution | None:
     return None
 
 
-def _editable_folder(dist: importlib.metadata.Distribution) -> Path | None:
+def _editable_folder(dist: Distribution) -> Path | None:
     """The source folder of an editable install (PEP 610 direct_url.json), if it is one."""
     try:
         data = json.loads(dist.read_text("direct_url.json") or "{}")
@@ -141,7 +143,7 @@ def _editable_folder(dist: importlib.metadata.Distribution) -> Path | None:
     return None
 
 
-def _source_files(dist: importlib.metadata.Distribution) -> list[str]:
+def _source_files(dist: Distribution) -> list[str]:
     """The installed .py/.pyi files under the distribution's top-level names, posix."""
     listed = read_top_level(dist.read_text("top_level.txt") or "")
     paths = [PurePosixPath(str(f)) for f in dist.files or ()]
@@ -211,6 +213,8 @@ def _lowest_release(specifier: SpecifierSet, name: str, index: Index) -> str | N
 
 
 def _installed_version(name: str) -> str | None:
+    import importlib.metadata
+
     try:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:

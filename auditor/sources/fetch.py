@@ -21,7 +21,6 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import importlib.metadata
 import logging
 import threading
 import time
@@ -57,6 +56,8 @@ _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 
 def _user_agent() -> str:
+    import importlib.metadata
+
     try:
         version = importlib.metadata.version("drift-audit")
     except importlib.metadata.PackageNotFoundError:
@@ -103,13 +104,16 @@ class Fetcher:
         self.bytes_fetched = 0
         self.requests_made = 0
         self._cafile = cafile
-        self._user_agent = _user_agent()
         self._auth: dict[str, str] = {}  # host -> Authorization header
         self._lock = threading.Lock()
         self._local = threading.local()  # per thread: (scheme, netloc) -> connection
         self._connections: list[http.client.HTTPConnection] = []
         self._moved: dict[str, str] = {}  # URL -> where it redirected to last time
         self._pool: ThreadPoolExecutor | None = None
+
+    @functools.cached_property
+    def _user_agent(self) -> str:
+        return _user_agent()
 
     @functools.cached_property
     def _context(self) -> ssl.SSLContext:

@@ -16,11 +16,9 @@ import json
 import logging
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from html.parser import HTMLParser
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
-from packaging.tags import Tag, sys_tags
 from packaging.utils import (
     InvalidSdistFilename,
     InvalidWheelFilename,
@@ -31,6 +29,9 @@ from packaging.utils import (
 from packaging.version import InvalidVersion, Version
 
 from auditor.errors import FetchError
+
+if TYPE_CHECKING:
+    from packaging.tags import Tag
 
 log = logging.getLogger("drift_audit")
 
@@ -67,10 +68,8 @@ def parse_page(body: bytes, content_type: str, base_url: str) -> list[DistFile]:
     """The files on a project page, JSON (PEP 691) or HTML (PEP 503)."""
     if content_type == JSON_TYPE or body.lstrip().startswith(b"{"):
         return _from_json(body, base_url)
-    parser = _AnchorParser()
-    parser.feed(body.decode("utf-8", errors="replace"))
-    parser.close()
-    return [f for a in parser.anchors if (f := _from_anchor(a, base_url)) is not None]
+    anchors = _anchors(body.decode("utf-8", errors="replace"))
+    return [f for a in anchors if (f := _from_anchor(a, base_url)) is not None]
 
 
 def _from_json(body: bytes, base_url: str) -> list[DistFile]:
@@ -123,14 +122,21 @@ def _from_anchor(attrs: dict[str, str | None], base_url: str) -> DistFile | None
     )
 
 
-class _AnchorParser(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.anchors: list[dict[str, str | None]] = []
+def _anchors(html: str) -> list[dict[str, str | None]]:
+    """The attributes of every <a> tag (html.parser imported here: JSON pages skip it)."""
+    from html.parser import HTMLParser
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "a":
-            self.anchors.append(dict(attrs))
+    anchors: list[dict[str, str | None]] = []
+
+    class AnchorParser(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "a":
+                anchors.append(dict(attrs))
+
+    parser = AnchorParser(convert_charrefs=True)
+    parser.feed(html)
+    parser.close()
+    return anchors
 
 
 def file_version(filename: str) -> str | None:
@@ -174,4 +180,6 @@ def _is_pure_py3(tag: Tag) -> bool:
 
 @lru_cache(maxsize=1)
 def _supported_tags() -> frozenset[Tag]:
+    from packaging.tags import sys_tags
+
     return frozenset(sys_tags())

@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
-from urllib.request import url2pathname
 
 from packaging.requirements import InvalidRequirement, Requirement
 
@@ -67,6 +66,8 @@ def file_url_path(url: str) -> Path:
 
 def local_path(url: str) -> Path:
     """The path of a file:// URL (percent-escapes decoded; the host part ignored)."""
+    from urllib.request import url2pathname  # here: urllib.request costs ~15 ms to import
+
     return Path(url2pathname(urlsplit(url).path))
 
 
