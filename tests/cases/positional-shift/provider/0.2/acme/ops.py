@@ -1,0 +1,44 @@
+"""Image operations. Each returns what it was given, by parameter name."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import InitVar
+
+from pydantic.dataclasses import dataclass
+
+
+def resize(image: str, scale: float = 1.0, width: int = 0, height: int = 0) -> dict[str, object]:
+    return {"image": image, "scale": scale, "width": width, "height": height}
+
+
+def blend(dst: str, src: str, alpha: float = 0.5) -> dict[str, object]:
+    return {"src": src, "dst": dst, "alpha": alpha}
+
+
+def crop(
+    image: str, box: tuple[int, ...] = (), strict: bool = False, pad: int = 0
+) -> dict[str, object]:
+    return {"image": image, "box": box, "strict": strict, "pad": pad}
+
+
+class Window:
+    def __init__(self, title: str = "", width: int = 640, height: int = 480) -> None:
+        self.args = {"title": title, "width": width, "height": height}
+
+
+@dataclasses.dataclass
+class Rect:
+    z: int = 0
+    x: int = 0
+    y: int = 0
+
+
+@dataclass
+class Grid:
+    rows: int
+    scale: InitVar[int]
+    cols: int = 1
+
+    def __post_init__(self, scale: int) -> None:
+        self.rows *= scale
