@@ -1,0 +1,1 @@
+"""acme: a network client."""
