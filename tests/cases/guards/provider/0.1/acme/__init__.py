@@ -1,0 +1,3 @@
+"""acme: engines."""
+
+__version__ = "0.1"

@@ -1,0 +1,9 @@
+"""Optional extras."""
+
+
+def turbo() -> str:
+    return "turbo"
+
+
+def warp() -> str:
+    return "warp"

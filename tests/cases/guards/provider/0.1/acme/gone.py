@@ -1,0 +1,5 @@
+"""Types for annotations only."""
+
+
+class Token:
+    pass

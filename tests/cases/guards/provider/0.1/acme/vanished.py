@@ -1,0 +1,5 @@
+"""A module 0.2 removed."""
+
+
+class Thing:
+    pass
