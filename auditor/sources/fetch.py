@@ -245,7 +245,11 @@ class Fetcher:
                 continue
             if resp.status in (200, 206):
                 self._moved[url] = target
-                return consume(resp)
+                try:
+                    return consume(resp)
+                except BaseException:
+                    self._drop_connection(target)  # its answer may not have been read to the end
+                    raise
             resp.read()
             if resp.status in (404, 410):
                 raise NotFound(url)

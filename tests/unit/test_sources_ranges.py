@@ -294,6 +294,19 @@ def test_a_server_that_ignores_range_gets_a_whole_download(
     assert server.sent == wheel.stat().st_size
 
 
+def test_a_server_that_stops_honouring_range_is_a_fetch_error_and_nothing_breaks(
+    server: Server, tmp_path: Path, indexes: list[Index]
+) -> None:
+    build_wheel(server.folder)
+    tree = _release(_open(server, tmp_path / "cache", indexes)).tree
+    server.honour_ranges = False
+    with pytest.raises(FetchError, match=r"stopped honouring byte ranges"):
+        tree.read_text("acme/core.py")
+    server.honour_ranges = True
+    assert tree.read_text("acme/extra.py") == SOURCES["acme/extra.py"]
+    assert tree.read_text("acme/core.py") == SOURCES["acme/core.py"]
+
+
 def test_a_small_wheel_is_downloaded_whole_in_one_request(
     server: Server, tmp_path: Path, indexes: list[Index]
 ) -> None:
