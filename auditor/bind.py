@@ -130,6 +130,8 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
     if resolution.status is Lookup.MISSING_MODULE:
         return Verdict(resolution, (Problem(Kind.REMOVED_MODULE),))
     if resolution.status is Lookup.MISSING_NAME:
+        if site.action is Action.OVERRIDE:
+            return Verdict(resolution)  # a method of the consumer's own, not an override
         if site.store and site.action is Action.ATTRIBUTE:
             return Verdict(resolution)  # assigning a new attribute is no error
         return Verdict(resolution, (Problem(Kind.REMOVED_SYMBOL, None, _moved(resolver, site)),))

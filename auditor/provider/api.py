@@ -37,6 +37,26 @@ if TYPE_CHECKING:
 logger = logging.getLogger("drift_audit")
 MAX_DEPTH = 40
 DYNAMIC_ATTRIBUTES = ("__getattr__", "__getattribute__")
+PLAIN_ENUMS = frozenset({"enum.Enum", "enum.Flag"})  # no str/int mixin: no extra attributes
+ENUM_API = frozenset(
+    {
+        "name",
+        "value",
+        "_name_",
+        "_value_",
+        "_missing_",
+        "_generate_next_value_",
+        "_ignore_",
+        "_order_",
+        "_member_names_",
+        "_member_map_",
+        "_value2member_map_",
+        "_numeric_repr_",
+        "_add_alias_",
+        "_add_value_alias_",
+        "_sort_order_",
+    }
+)
 
 
 class _Missing(Exception):
@@ -270,6 +290,8 @@ class ProviderAPI:
                 continue
         if name.startswith("__") and name.endswith("__"):
             raise Unknown(f"{name} may come from object or a metaclass")
+        if name in ENUM_API and self._is_enum(cls):
+            raise Unknown(f"{name} comes with Enum")
         if cls.keywords.get("metaclass") is not None or self._opaque_decorators(cls):
             raise Unknown(f"{cls.path} has a metaclass or decorators that may add {name}")
         raise _Missing(path, module=False)
@@ -340,12 +362,21 @@ class ProviderAPI:
             return self._find(target, depth + 1)
         return member
 
+    def _is_enum(self, cls: griffe.Class) -> bool:
+        return any(exprs.expr_path(b) in PLAIN_ENUMS for b in cls.bases) or any(
+            b is not None and self._is_enum(b) for b in self._bases(cls, 0)
+        )
+
     def _bases(self, cls: griffe.Class, depth: int) -> list[griffe.Class | None]:
-        """The provider classes among `cls`'s bases; None for one that cannot be resolved."""
+        """The provider classes among `cls`'s bases; None for one that cannot be resolved.
+
+        A plain Enum base adds no members of its own beyond ENUM_API: its members are the
+        class-body assignments, so a name missing from them is really missing.
+        """
         out: list[griffe.Class | None] = []
         for base in cls.bases:
             path = exprs.expr_path(base)
-            if path in classes.NEUTRAL_BASES:
+            if path in classes.NEUTRAL_BASES or path in PLAIN_ENUMS:
                 continue
             out.append(self._provider_class(path, depth))
         return out
@@ -454,6 +485,18 @@ class _Context:
 
     def follow(self, member: Any) -> Any:
         return self.api._follow(member, 0)
+
+    def constant_text(self, expr: Any) -> str:
+        """The source text of the provider constant an expression names, or ""."""
+        path = exprs.expr_path(expr)
+        if path is None or not self.api.owns(path):
+            return ""
+        try:
+            found = self.api._find(path, 0)
+        except (_Missing, Unknown):
+            return ""
+        value = getattr(found, "value", None)
+        return "" if value is None else str(value)
 
 
 # ---------------------------------------------------------------------- helpers (pure)

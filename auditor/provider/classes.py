@@ -82,7 +82,7 @@ FIELD_SPECIFIERS = frozenset(
         "msgspec.field",
     }
 )
-EXTRA = re.compile(r"""extra\s*[=:]\s*(?:['"]|Extra\.)(forbid|allow|ignore)""")
+EXTRA = re.compile(r"""extra['"]?\s*[=:]\s*(?:['"]|Extra\.)(forbid|allow|ignore)""")
 BY_NAME = re.compile(r"""(?:populate_by_name|validate_by_name)\s*[=:]\s*True""")
 ENUM_SIGNATURE = Signature(
     (
@@ -113,6 +113,7 @@ class Maker:
     init: bool = True
     extra: str = "forbid"  # forbid: unknown keywords fail; ignore/allow: accepted
     auto_attribs: bool | None = None  # attrs classic: False unless auto_attribs=True
+    by_name: bool = False  # pydantic populate_by_name: a field's name works beside its alias
     specifiers: frozenset[str] = field(default_factory=frozenset)
 
 
@@ -124,6 +125,7 @@ class ClassContext(Protocol):
     def own_decorator(self, path: str) -> Maker | str | None: ...
     def init_signature(self, function: Any) -> Signature: ...
     def follow(self, member: Any) -> Any: ...
+    def constant_text(self, expr: Any) -> str: ...
 
 
 # --------------------------------------------------------------------------- entry point
@@ -176,6 +178,8 @@ def _decorator_maker(cls: griffe.Class, ctx: ClassContext) -> Maker | None:
     for decorator in cls.decorators:
         path = decorator_path(decorator)
         maker = known_maker(path, decorator.value)
+        if maker is not None and maker.family == "pydantic-dataclass":
+            maker = _config_from_constant(maker, decorator.value, ctx)
         if maker is None:
             own = ctx.own_decorator(path)
             if own == "transparent":
@@ -203,6 +207,15 @@ def known_maker(path: str, value: Any) -> Maker | None:
         auto = None if "auto_attribs" not in options else exprs.is_true(options["auto_attribs"])
         return Maker("attrs", kw_only=kw_only, init=init, auto_attribs=auto)
     return None
+
+
+def _config_from_constant(maker: Maker, value: Any, ctx: ClassContext) -> Maker:
+    """`@dataclass(config=STRICT)`: read the module constant the config names."""
+    config = exprs.keywords(value).get("config")
+    if config is None or isinstance(config, (griffe.ExprCall, griffe.ExprDict)):
+        return maker
+    extra = _extra(ctx.constant_text(config))
+    return replace(maker, extra=extra) if extra else maker
 
 
 def _with_call_options(maker: Maker, value: Any) -> Maker:
@@ -342,7 +355,10 @@ def _model_extra(cls: griffe.Class, ctx: ClassContext) -> str | None:
         return _extra(f"extra={keyword}")
     config = cls.members.get("model_config")
     if isinstance(config, griffe.Attribute) and config.value is not None:
-        found = _extra(str(config.value))
+        text = str(config.value)
+        if isinstance(config.value, griffe.ExprName):
+            text = ctx.constant_text(config.value)
+        found = _extra(text)
         if found:
             return found
     legacy = cls.members.get("Config")
@@ -358,18 +374,25 @@ def _model_extra(cls: griffe.Class, ctx: ClassContext) -> str | None:
     return None
 
 
-def _populate_by_name(cls: griffe.Class) -> bool:
+def _populate_by_name(cls: griffe.Class, ctx: ClassContext) -> bool:
+    """`populate_by_name=True` in model_config, as a class keyword, or in a provider base."""
+    if exprs.is_true(cls.keywords.get("populate_by_name")) or exprs.is_true(
+        cls.keywords.get("validate_by_name")
+    ):
+        return True
     config = cls.members.get("model_config")
-    return isinstance(config, griffe.Attribute) and bool(BY_NAME.search(str(config.value)))
+    if isinstance(config, griffe.Attribute) and BY_NAME.search(str(config.value)):
+        return True
+    return any(b is not None and _populate_by_name(b, ctx) for b in ctx.provider_bases(cls))
 
 
 # --------------------------------------------------------------------------- fields
 
 
 def _from_fields(cls: griffe.Class, maker: Maker, ctx: ClassContext, depth: int) -> Signature:
+    if maker.family == "pydantic-model" and _populate_by_name(cls, ctx):
+        maker = replace(maker, by_name=True)
     params = _fields(cls, maker, ctx, depth)
-    if maker.family in ("pydantic-model",) and _populate_by_name(cls):
-        params = [replace(p, default=p.default or "<by name>") for p in params]
     ordered = _order(params, maker)
     if maker.extra in ("ignore", "allow"):
         ordered.append(Param("extra", ParamKind.VAR_KEYWORD))
@@ -393,9 +416,12 @@ def _fields(cls: griffe.Class, maker: Maker, ctx: ClassContext, depth: int) -> l
             kw_only = True
             continue
         made = _field_param(name, attr, maker, kw_only)
-        if made is None:
-            fields.pop(name, None)
-        else:
+        fields.pop(name, None)
+        if made is not None and made.name != name and maker.by_name:
+            # the alias and the field's own name are both accepted, neither is required
+            fields[made.name] = replace(made, default=made.default or "<or by name>")
+            fields[name] = replace(made, name=name, default=made.default or "<or by alias>")
+        elif made is not None:
             fields[made.name] = made
     return list(fields.values())
 

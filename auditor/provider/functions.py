@@ -9,7 +9,9 @@ provider's own decorators; gives `Signature`s.
 
 from __future__ import annotations
 
+import ast
 import re
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 import griffe
@@ -53,7 +55,7 @@ OVERLOAD = frozenset({"typing.overload", "typing_extensions.overload", "overload
 DEPRECATED = frozenset(
     {"typing_extensions.deprecated", "warnings.deprecated", "deprecated.deprecated"}
 )
-DEPRECATION_WARNING = re.compile(r"warn\([^)]*(?:Deprecation|FutureWarning)", re.DOTALL)
+WARNING_CATEGORIES = ("DeprecationWarning", "PendingDeprecationWarning", "FutureWarning")
 DEPRECATED_DOC = re.compile(r"\.\. deprecated::|^\s*Deprecated[:.]", re.MULTILINE)
 
 
@@ -139,9 +141,36 @@ def deprecation(obj: Any) -> str | None:
     docstring = getattr(obj, "docstring", None)
     if docstring is not None and DEPRECATED_DOC.search(docstring.value or ""):
         return "its docstring says it is deprecated"
-    if isinstance(obj, griffe.Function) and DEPRECATION_WARNING.search(_body(obj)):
+    if isinstance(obj, griffe.Function) and _warns_deprecation(_body(obj)):
         return "it warns with a DeprecationWarning when called"
     return None
+
+
+def _warns_deprecation(source: str) -> bool:
+    """A `warn(..., DeprecationWarning)` call (or `category=...`) in the function's body."""
+    if "warn" not in source:
+        return False
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not _is_warn(node.func):
+            continue
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        if any(_names_deprecation(a) for a in arguments):
+            return True
+    return False
+
+
+def _is_warn(func: ast.expr) -> bool:
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name in {"warn", "warn_explicit"}
+
+
+def _names_deprecation(node: ast.expr) -> bool:
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+    return isinstance(name, str) and name.endswith(WARNING_CATEGORIES)
 
 
 def _body(function: griffe.Function) -> str:

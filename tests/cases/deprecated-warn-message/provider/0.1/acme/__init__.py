@@ -1,0 +1,1 @@
+"""acme: file helpers."""

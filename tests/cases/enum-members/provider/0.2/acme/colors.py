@@ -1,0 +1,14 @@
+"""An Enum and a plain class with constants."""
+
+from __future__ import annotations
+
+import enum
+
+
+class Color(enum.Enum):
+    RED = "red"
+    GREEN = "green"
+
+
+class Palette:
+    PRIMARY = "red"

@@ -1,0 +1,1 @@
+"""acme: pydantic dataclasses."""
