@@ -227,10 +227,7 @@ class MemberStore:
         return _read_json(self.folder / LISTING)
 
     def save_listing(self, data: dict[str, Any]) -> None:
-        try:
-            write_json_atomic(self.folder / LISTING, data)
-        except OSError as exc:
-            self._warn(exc)
+        self.write(LISTING, json.dumps(data, separators=(",", ":")).encode(), root=True)
 
     def read(self, name: str) -> bytes | None:
         try:
@@ -241,9 +238,10 @@ class MemberStore:
     def has(self, name: str) -> bool:
         return (self.folder / "files" / name).is_file()
 
-    def write(self, name: str, data: bytes) -> bool:
-        """Store one member; False when the cache could not be written."""
-        path = self.folder / "files" / name
+    def write(self, name: str, data: bytes, *, root: bool = False) -> bool:
+        """Store one member (or, `root`, a file of the store itself); False when the cache
+        could not be written."""
+        path = self.folder / name if root else self.folder / "files" / name
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
@@ -52,7 +52,15 @@ class DistFile:
     size: int | None = None  # bytes, when the index says (PEP 700)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {
+            "filename": self.filename,
+            "url": self.url,
+            "version": self.version,
+            "sha256": self.sha256,
+            "requires_python": self.requires_python,
+            "yanked": self.yanked,
+            "size": self.size,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DistFile:

@@ -15,7 +15,7 @@ import sys
 import tokenize
 from dataclasses import dataclass
 from email.parser import HeaderParser
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if sys.version_info >= (3, 11):
@@ -83,8 +83,10 @@ class FolderTree:
 
 def safe_relative(path: str) -> str | None:
     """A normalised relative posix path, or None for absolute paths and `..`."""
-    parts = [p for p in PurePosixPath(path.replace("\\", "/")).parts if p not in ("", ".")]
-    if path.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]):
+    if path.startswith(("/", "\\")):
+        return None
+    parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
+    if ".." in parts or (parts and ":" in parts[0]):
         return None
     return "/".join(parts)
 
