@@ -4,9 +4,10 @@
 # as `path:line:col: slug message [status]` (pyflakes / ruff concise, so editors can jump to
 # it), the offending source line with a caret under the span, the old and new signatures, the
 # suggestion and the first call chain; with several releases of a provider, a drift timeline
-# (one row per finding, one column per release: `x` broken, `.` works, blank: a release of
-# another provider); the baseline-file findings that are gone (`fixed`); then one summary
-# line. Several providers: the context line names each. Takes a Report in its given
+# (one row per finding, one column per release, adjacent releases with the same marks merged:
+# `x` broken, `.` works, blank: a release of another provider); the baseline-file findings
+# that are gone (`fixed`); then one summary line. Several providers: the context line names
+# each. Takes a Report in its given
 # order; never filters or sorts. Colour is a palette: with color=False every code is "", so
 # there is one code path and no ANSI byte leaks into files. Only the summary's `in 0.42s`
 # varies between identical runs (golden tests mask it).
@@ -95,24 +96,43 @@ def _context_line(report: Report) -> str:
 
 def _timeline_lines(report: Report, pal: Palette) -> list[str]:
     """The release-by-finding table, when a provider has several releases and there are
-    findings."""
+    findings. Adjacent releases of a provider with the same marks share a column
+    (`0.12.0..0.16.0`), so the table shows where each finding starts to break."""
     table = timeline(report)
     providers = [p for p, _ in table.columns]
     if not report.findings or all(providers.count(p) < 2 for p in providers):
         return []
     several = len(set(providers)) > 1
-    heads = [f"{p} {v}" if several else v for p, v in table.columns]
-    labels = [
-        f"{f.location.path}:{f.location.line}:{f.location.column} {f.kind.slug}"
-        for f in report.findings
-    ]
+    spans = _spans(table.columns, table.rows)
+    heads = [_span_label(table.columns[a], table.columns[b], several) for a, b in spans]
+    labels = [f"{f.location.path}:{f.location.line} {f.kind.slug}" for f in report.findings]
     width = max(len(label) for label in labels)
-    title = "drift timeline: x broken, . works" + ("" if several else f" ({table.columns[0][0]})")
-    out = [f"{pal.bold}{title}{pal.reset}", f"{INDENT}{'':<{width}}  {' '.join(heads)}"]
+    title = "drift timeline: x broken, . works" + ("" if several else f" ({providers[0]})")
+    out = [f"{pal.bold}{title}{pal.reset}", f"{INDENT}{'':<{width}}  {' '.join(heads)}".rstrip()]
     for label, row in zip(labels, table.rows, strict=True):
-        cells = [_cell(mark, len(head), pal) for mark, head in zip(row, heads, strict=True)]
+        marks = [row[a] for a, _ in spans]
+        cells = [_cell(mark, len(head), pal) for mark, head in zip(marks, heads, strict=True)]
         out.append(f"{INDENT}{label:<{width}}  {' '.join(cells)}".rstrip())
     return [*out, ""]
+
+
+def _spans(
+    columns: tuple[tuple[str, str], ...], rows: tuple[tuple[bool | None, ...], ...]
+) -> list[tuple[int, int]]:
+    """(first, last) column index of each run of a provider's releases with the same marks."""
+    spans: list[tuple[int, int]] = []
+    for i, (provider, _) in enumerate(columns):
+        same = [row[i] for row in rows] == [row[i - 1] for row in rows]
+        if spans and columns[i - 1][0] == provider and same:
+            spans[-1] = (spans[-1][0], i)
+        else:
+            spans.append((i, i))
+    return spans
+
+
+def _span_label(first: tuple[str, str], last: tuple[str, str], several: bool) -> str:
+    versions = first[1] if first == last else f"{first[1]}..{last[1]}"
+    return f"{first[0]} {versions}" if several else versions
 
 
 def _cell(mark: bool | None, width: int, pal: Palette) -> str:
