@@ -16,10 +16,11 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from auditor.errors import ArchiveError, FetchError
@@ -61,7 +62,7 @@ TAIL_BYTES = 256 * 1024  # wheels end with .dist-info, then the central director
 MERGE_GAP = 4 * 1024  # members closer than this are fetched in one range
 WHOLE_BELOW = 2 * TAIL_BYTES  # a wheel this small is downloaded whole, in one request
 OFFLINE_HINT = "run once without --offline to fill the cache, or pass --cache-dir of a filled cache"
-LISTING_VERSION = 1
+LISTING_VERSION = 2
 
 
 def wants_ranges(file: DistFile) -> bool:
@@ -79,23 +80,34 @@ class Listing:
     url: str
     size: int
     members: tuple[Member, ...]  # the members a tree shows, and RECORD
+    paths: dict[str, Member] = field(hash=False, compare=False)  # tree path -> member
+
+    @classmethod
+    def build(cls, filename: str, url: str, size: int, members: tuple[Member, ...]) -> Listing:
+        return cls(filename, url, size, members, _tree_paths(members))
 
     def to_json(self) -> dict[str, Any]:
+        where = {m.name: path for path, m in self.paths.items()}
         return {
             "version": LISTING_VERSION,
             "filename": self.filename,
             "url": self.url,
             "size": self.size,
             "members": [m.to_json() for m in self.members],
+            "paths": [where.get(m.name) for m in self.members],
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Listing | None:
+        """The listing a cache file holds; None when it is unreadable or of another version."""
         try:
             if data.get("version") != LISTING_VERSION:
                 return None
             members = tuple(Member.from_json(row) for row in data["members"])
-            return cls(str(data["filename"]), str(data["url"]), int(data["size"]), members)
+            paths = {
+                p: m for p, m in zip(data["paths"], members, strict=True) if isinstance(p, str)
+            }
+            return cls(str(data["filename"]), str(data["url"]), int(data["size"]), members, paths)
         except (KeyError, TypeError, ValueError):
             return None
 
@@ -199,7 +211,7 @@ def _listing(file: DistFile, size: int, members: list[Member]) -> Listing:
             continue
         check_readable(member)
         kept.append(member)
-    return Listing(file.filename, without_credentials(file.url), size, tuple(kept))
+    return Listing.build(file.filename, without_credentials(file.url), size, tuple(kept))
 
 
 def _is_record(rel: str) -> bool:
@@ -285,8 +297,7 @@ class WheelTree:
         self.packages = tuple(packages) if packages is not None else None
         self._store = store
         self._fetcher = fetcher
-        self._paths = _tree_paths(listing.members)
-        self._dirs = {"", *(p.rsplit("/", i)[0] for p in self._paths for i in _depths(p))}
+        self._paths = listing.paths
         info = _dist_info(listing)
         self._record = next((m for m in listing.members if m.name == f"{info}/RECORD"), None)
         self._pending: dict[str, Future[dict[str, bytes]]] = {}
@@ -306,6 +317,10 @@ class WheelTree:
     def is_dir(self, path: str) -> bool:
         rel = safe_relative(path)
         return rel is not None and rel in self._dirs
+
+    @functools.cached_property
+    def _dirs(self) -> frozenset[str]:
+        return frozenset({"", *(p.rsplit("/", i)[0] for p in self._paths for i in _depths(p))})
 
     def walk(self) -> Iterator[str]:
         """Every .py/.pyi under the import names; fetched ahead, since a walk reads them all."""

@@ -20,7 +20,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 from stat import S_ISLNK
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from auditor.errors import ArchiveError
 
@@ -48,8 +48,7 @@ class Unsupported(Exception):
     """A valid archive this reader does not handle; download the whole file instead."""
 
 
-@dataclass(frozen=True)
-class Member:
+class Member(NamedTuple):  # a tuple: thousands are loaded from the cache on every run
     """One file in the archive: its local record spans [offset, end) of the archive."""
 
     name: str
@@ -71,14 +70,12 @@ class Member:
         return S_ISLNK(self.external >> 16)
 
     def to_json(self) -> list[object]:
-        return [self.name, self.offset, self.end, self.compressed, self.size, self.method,
-                self.crc, self.flags, self.external]  # fmt: skip
+        return list(self)
 
     @classmethod
-    def from_json(cls, row: Sequence[object]) -> Member:
-        name, *numbers = row
-        offset, end, compressed, size, method, crc, flags, external = (int(str(n)) for n in numbers)
-        return cls(str(name), offset, end, compressed, size, method, crc, flags, external)
+    def from_json(cls, row: Sequence[Any]) -> Member:
+        """From `to_json`'s list (TypeError when it has the wrong length)."""
+        return cls._make(row)
 
 
 @dataclass(frozen=True)

@@ -384,6 +384,20 @@ def test_cached_members_need_no_request(
     assert release.requires == ("numpy>=1",)
 
 
+def test_an_unreadable_cached_listing_is_read_again_from_the_index(
+    server: Server, tmp_path: Path, indexes: list[Index]
+) -> None:
+    build_wheel(server.folder)
+    _release(_open(server, tmp_path / "cache", indexes)).tree.read_text("acme/core.py")
+    [listing] = (tmp_path / "cache" / "members").glob("*/listing.json")
+    listing.write_text('{"version": 1, "members": []}')
+    again = _open(server, tmp_path / "cache", indexes)
+    tree = _release(again).tree
+    assert tree.read_text("acme/core.py") == SOURCES["acme/core.py"]
+    assert again.requests_made == 1  # the tail; the member itself was still in the store
+    assert json.loads(listing.read_text())["version"] == remote.LISTING_VERSION
+
+
 def test_offline_reads_cached_members_and_names_a_missing_one(
     server: Server, tmp_path: Path, indexes: list[Index]
 ) -> None:
