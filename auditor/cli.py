@@ -290,10 +290,18 @@ def _run(opts: Options) -> int:
         offline=opts.offline,
         exclude=plan.exclude,
         pre=opts.pre,
-        baseline_file=plan.baseline_file,
+        baseline_file=_baseline_file(plan, opts),
     )
     write_report(report, plan, opts)
     return exit_status(report, plan.fail_on)
+
+
+def _baseline_file(plan: Plan, opts: Options) -> str | None:
+    """The baseline file to read; none yet when this run writes that file for the first time."""
+    path = plan.baseline_file
+    if path is None or not opts.write_baseline or Path(path).exists():
+        return path
+    return None if Path(path).resolve() == Path(opts.write_baseline).resolve() else path
 
 
 def settings_for(consumer: str) -> Settings:

@@ -202,6 +202,17 @@ def test_baseline_file_accepts_known_drift_across_moved_lines_and_reports_fixed(
     ]
 
 
+def test_the_first_write_of_the_baseline_file_the_settings_name_needs_no_file(
+    project: Project,
+) -> None:
+    project.settings('baseline-file = ".drift-baseline.json"')
+    assert project.run().exit_code == 2  # a baseline file that is not there is a mistake
+    written = project.run("--write-baseline", ".drift-baseline.json", "--fail-on", "never")
+    assert written.exit_code == 0, written.output
+    assert project.run().exit_code == 0
+    assert project.run("--write-baseline", "other.json").exit_code == 0  # reads, then writes
+
+
 def test_baseline_file_option_wins_over_the_setting(project: Project) -> None:
     project.run("--write-baseline", "all.json", "--fail-on", "never")
     project.settings('baseline-file = "missing.json"')
