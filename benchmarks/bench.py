@@ -231,7 +231,11 @@ def main() -> None:
 
 
 def report(work: Path) -> None:
-    print(f"headline: drift-audit {CONSUMER} --against {TARGET}; {RUNS} runs each", flush=True)
+    print(
+        f"headline: drift-audit {CONSUMER} --against {TARGET}; {RUNS} runs each; "
+        f"load average {_load()} on {os.cpu_count()} cpus",
+        flush=True,
+    )
     cold = cold_runs(work)
     cache = work / f"cold-{RUNS - 1}"
     requests = counted_requests(work, cold[0])
@@ -301,11 +305,19 @@ def _append_results(
         f"{median(edited, 'wall'):.2f} s",
         f"{whole.wall:.1f} s / {int(str(found['bytes'])) / 1e6:.0f} MB / {whole.rss:.0f} MiB",
         pyright_cell,
-        f"{platform.python_version()}, {os.cpu_count()} cpu",
+        f"{platform.python_version()}, {os.cpu_count()} cpu, load {_load()}",
     ]
     with RESULTS.open("a", encoding="utf-8") as fh:
         fh.write("| " + " | ".join(row) + " |\n")
     print(f"appended to {RESULTS.relative_to(HERE.parent)}; {ratios}")
+
+
+LOAD_AT_START = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+
+
+def _load() -> str:
+    """The load average when the benchmark started: other work on the machine skews it."""
+    return f"{LOAD_AT_START:.1f}" if LOAD_AT_START is not None else "?"
 
 
 def _commit() -> str:
@@ -332,7 +344,7 @@ COLUMNS = (
     "edited wall",
     "whole wheels + griffe (wall / fetched / peak)",
     "pyright",
-    "python, cpus",
+    "python, cpus, load (1 min, at start)",
 )
 HEADER = f"""# Benchmark results
 
