@@ -1,0 +1,195 @@
+"""The real-world corpus: published releases, real breaks and real working pairs (README.md here).
+
+One `network` test per case folder. Each runs the audit the way the CLI would
+(`consumer==X --against provider==Y --baseline provider==Z`), fetching both sides from the
+package index into a cache shared by the session and kept between runs, then:
+
+- a breaking case: every `[[expect]]` must be reported as a *new* finding (kind, symbol,
+  parameter, path suffix). Recall is measured, not forced: an expectation marked
+  `missed = "why"` is a real break the tool does not see today; the case is then an
+  `xfail(strict=True)` that raises only `MissedBreak`, so it flips to a failure the day the tool
+  finds it (then drop the `missed` line). A regression on an expectation that is not marked
+  missed is a plain failure, never hidden by the xfail.
+- every case: a *new* error-severity finding that no `[[expect]]` accounts for fails the test: on
+  a working pair it is a false alarm; on a breaking case it is a finding nobody verified.
+
+The cache lives in $DRIFT_AUDIT_REALWORLD_CACHE, default ~/.cache/drift-audit-realworld; with a
+warm cache the whole corpus runs in seconds.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from auditor.kinds import Severity
+from auditor.model import Status
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+if TYPE_CHECKING:
+    from auditor.model import Finding, Report
+
+HERE = Path(__file__).parent
+CASE_KEYS = frozenset({"consumer", "target", "baseline", "evidence", "expect", "verify"})
+EXPECT_KEYS = frozenset({"kind", "symbol", "parameter", "path", "missed"})
+
+
+class MissedBreak(AssertionError):
+    """A verified real break the tool does not report (yet): the only failure an xfail accepts."""
+
+
+def _strings(value: Any, where: str) -> tuple[str, ...]:
+    items = value if isinstance(value, list) else [value]
+    if not items or not all(isinstance(v, str) and v for v in items):
+        raise ValueError(f"{where}: expected a string or a list of strings, got {value!r}")
+    return tuple(items)
+
+
+@dataclass(frozen=True)
+class Expect:
+    """One real break: any of `kinds`, any of `symbols`, the parameter, a path suffix."""
+
+    kinds: tuple[str, ...]
+    symbols: tuple[str, ...]
+    parameter: str | None
+    path: str
+    missed: str | None
+
+    def matches(self, f: Finding) -> bool:
+        return (
+            f.status is Status.NEW
+            and f.kind.slug in self.kinds
+            and f.symbol in self.symbols
+            and (f.parameter or None) == self.parameter
+            and f.location.path.endswith(self.path)
+        )
+
+    def __str__(self) -> str:
+        param = f" ({self.parameter})" if self.parameter else ""
+        return f"{'|'.join(self.kinds)} {'|'.join(self.symbols)}{param} in {self.path}"
+
+
+@dataclass(frozen=True)
+class RealCase:
+    name: str
+    consumer: str
+    target: str
+    baseline: str
+    expects: tuple[Expect, ...] = field(default=())
+
+    @property
+    def breaking(self) -> bool:
+        return bool(self.expects)
+
+    @property
+    def missed(self) -> tuple[Expect, ...]:
+        return tuple(e for e in self.expects if e.missed)
+
+
+def load(folder: Path) -> RealCase:
+    data = tomllib.loads((folder / "case.toml").read_text(encoding="utf-8"))
+    unknown = set(data) - CASE_KEYS
+    if unknown:
+        raise ValueError(f"{folder.name}/case.toml: unknown keys {sorted(unknown)}")
+    for key in ("consumer", "target", "baseline", "evidence"):
+        if not isinstance(data.get(key), str) or not data[key].strip():
+            raise ValueError(f"{folder.name}/case.toml: `{key}` is required")
+    if not (folder / "evidence.md").is_file():
+        raise ValueError(f"{folder.name}: evidence.md is missing (run verify_evidence.py)")
+    expects = []
+    for i, item in enumerate(data.get("expect", [])):
+        where = f"{folder.name}/case.toml expect[{i}]"
+        if set(item) - EXPECT_KEYS:
+            raise ValueError(f"{where}: unknown keys {sorted(set(item) - EXPECT_KEYS)}")
+        expects.append(
+            Expect(
+                kinds=_strings(item["kind"], where),
+                symbols=_strings(item["symbol"], where),
+                parameter=item.get("parameter"),
+                path=item["path"],
+                missed=item.get("missed"),
+            )
+        )
+    return RealCase(folder.name, data["consumer"], data["target"], data["baseline"], tuple(expects))
+
+
+CASES = [load(p) for p in sorted(HERE.iterdir()) if (p / "case.toml").is_file()]
+
+
+def _param(case: RealCase) -> Any:
+    marks = [pytest.mark.network]
+    if case.missed:
+        reasons = "; ".join(f"{e.path}: {e.missed}" for e in case.missed)
+        reason = f"missed: {reasons}"
+        marks.append(pytest.mark.xfail(strict=True, raises=MissedBreak, reason=reason))
+    return pytest.param(case, id=case.name, marks=marks)
+
+
+@pytest.fixture(scope="session")
+def realworld_cache() -> Path:
+    """Fetched sources, kept between sessions so a repeated run downloads nothing."""
+    default = Path.home() / ".cache" / "drift-audit-realworld"
+    path = Path(os.environ.get("DRIFT_AUDIT_REALWORLD_CACHE", default))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _describe(f: Finding) -> str:
+    param = f" ({f.parameter})" if f.parameter else ""
+    where = f"{f.location.path}:{f.location.line}"
+    return f"{f.kind.slug} {f.symbol}{param} at {where} [{f.status.value}]"
+
+
+def compare(case: RealCase, report: Report) -> tuple[list[str], list[str], list[str]]:
+    """(problems, missed-as-marked, found-although-marked-missed) for one report."""
+    new_errors = [
+        f for f in report.findings if f.status is Status.NEW and f.severity is Severity.ERROR
+    ]
+    unclaimed = list(new_errors)
+    problems: list[str] = []
+    missed: list[str] = []
+    flipped: list[str] = []
+    for expect in case.expects:
+        hit = next((f for f in unclaimed if expect.matches(f)), None)
+        if hit is not None:
+            unclaimed.remove(hit)
+            if expect.missed:
+                flipped.append(f"{expect} (now reported: {_describe(hit)})")
+        elif expect.missed:
+            missed.append(f"{expect}: {expect.missed}")
+        else:
+            problems.append(f"not reported: {expect}")
+    label = "false alarm" if not case.breaking else "unverified finding"
+    problems += [f"{label}: {_describe(f)}" for f in unclaimed]
+    return problems, missed, flipped
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+def test_real_world_case(case: RealCase, realworld_cache: Path) -> None:
+    from auditor.pipeline import audit
+
+    report = audit(case.consumer, [case.target], baseline=case.baseline, cache_dir=realworld_cache)
+    assert report.provider.baseline == case.baseline.split("==")[1]
+    problems, missed, flipped = compare(case, report)
+    if flipped:
+        problems.append("reported although marked missed (drop `missed` in case.toml):")
+        problems += [f"  {line}" for line in flipped]
+    assert not problems, f"{case.name}:\n" + "\n".join(problems)
+    if missed:
+        raise MissedBreak(f"{case.name}: still missed:\n" + "\n".join(missed))
+
+
+def test_the_corpus_has_enough_real_cases() -> None:
+    breaking = [c for c in CASES if c.breaking]
+    working = [c for c in CASES if not c.breaking]
+    assert len(breaking) >= 8, "the corpus needs at least 8 real breaks"
+    assert len(working) >= 5, "the corpus needs at least 5 real working pairs"
