@@ -11,6 +11,8 @@
 #   imports.py  relative imports, IMPORT sites, try/except alternatives
 #   resolve.py  name lookup, consumer re-exports across modules, the class hierarchy
 #   calls.py    CALL / ATTRIBUTE sites and consumer edges from the recorded uses
+#   values.py   what a local, `self.x`, an annotation or a consumer function's result holds
+#   instances.py CALL / ATTRIBUTE sites through objects: `()` targets (`vllm.x.S().m`)
 #   classes.py  SUBCLASS / OVERRIDE / SUPER_CALL sites
 #   consumer.py scan_consumer(): the order of work, sorting, assembling ConsumerScan
 """Consumer scan: consumer source in, provider references (Sites) and a call graph's edges out."""

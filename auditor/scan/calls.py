@@ -1,27 +1,32 @@
 # Maintainers: calls and attribute chains of the consumer.
 #
 # Owns: reading a call's shape (positional count, keyword names, `*`/`**`), recognising a
-# pure dotted chain (`a.b.c`) and `super().m(...)`, and turning the walker's `Use` records
-# into CALL and ATTRIBUTE model.Sites (the chain lands on a provider path) or consumer
-# model.Edges (the chain lands on a consumer Definition).
+# pure dotted chain (`a.b.c`), a chain through calls (`a.b().c`) and `super().m(...)`, and
+# turning the walker's `Use` records into CALL and ATTRIBUTE model.Sites (the chain lands on
+# a provider path; an assigned chain is a `store` site) or consumer model.Edges (the chain
+# lands on a consumer Definition). A use this cannot place (its root is a local, `self`, or
+# the chain goes through a call) goes to instances.py.
 # Takes: ast nodes (helpers, used by the walker) and, later, every file's facts plus the
-# Resolver. Gives: sites and edges. A bare provider name that is read but not called gives
-# no site: its import already has one. Anything dynamic (`getattr`, calls on objects we
-# cannot name) gives nothing: we never guess.
+# Resolver and a fallback (instances.Instances.use). Gives: sites and edges. A bare provider
+# name that is read but not called gives no site: its import already has one. Anything
+# dynamic (`getattr`, calls on objects we cannot name) gives nothing: we never guess.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from auditor.model import Action, CallShape, Edge, Site
-from auditor.scan.facts import UseKind
+from auditor.scan.facts import CALLED, UseKind
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from auditor.scan.facts import FileFacts, Use
     from auditor.scan.resolve import Resolver
     from auditor.scan.scopes import Binding
+
+    Fallback = Callable[[FileFacts, Use, Binding | None], tuple[Site | None, Edge | None]]
 
 
 def dotted_chain(node: ast.expr) -> tuple[str, ...] | None:
@@ -35,6 +40,49 @@ def dotted_chain(node: ast.expr) -> tuple[str, ...] | None:
     parts.append(node.id)
     parts.reverse()
     return tuple(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """`a.b(x).c`: root `a`, steps `('b', '()', 'c')`, inner call `a.b(x)` after `('b',)`."""
+
+    root: str
+    base: ast.Name | ast.NamedExpr  # `(a := value).b` starts at the name it binds
+    steps: tuple[str, ...]
+    calls: tuple[tuple[tuple[str, ...], ast.Call], ...]  # each call with the steps before it
+
+
+def call_chain(node: ast.expr, *, plain: bool = False) -> Chain | None:
+    """The chain of attributes and calls `node` is, down to a name.
+
+    Without `plain`, only chains that pass through a call or start at a walrus (a plain
+    `a.b.c` is `dotted_chain`'s). `super().m` is never a chain: the walker handles it.
+    """
+    ops: list[ast.Attribute | ast.Call] = []
+    current = node
+    while isinstance(current, (ast.Attribute, ast.Call)):
+        ops.append(current)
+        current = current.value if isinstance(current, ast.Attribute) else current.func
+    if isinstance(current, ast.Name):
+        base: ast.Name | ast.NamedExpr = current
+        root = current.id
+    elif isinstance(current, ast.NamedExpr) and isinstance(current.target, ast.Name):
+        base, root = current, current.target.id
+    else:
+        return None
+    steps: list[str] = []
+    calls: list[tuple[tuple[str, ...], ast.Call]] = []
+    for op in reversed(ops):
+        if isinstance(op, ast.Attribute):
+            steps.append(op.attr)
+        else:
+            calls.append((tuple(steps), op))
+            steps.append(CALLED)
+    if isinstance(base, ast.Name) and not (calls or plain):
+        return None
+    if root == "super" and steps[:1] == [CALLED]:
+        return None
+    return Chain(root, base, tuple(steps), tuple(calls))
 
 
 def call_shape(node: ast.Call) -> CallShape:
@@ -57,20 +105,30 @@ def super_call(func: ast.expr) -> tuple[str, ast.Call] | None:
     return None
 
 
-def use_results(files: list[FileFacts], resolver: Resolver) -> tuple[list[Site], list[Edge]]:
-    """CALL/ATTRIBUTE sites and consumer edges for every recorded use."""
+def use_results(
+    files: list[FileFacts], resolver: Resolver, fallback: Fallback
+) -> tuple[list[Site], list[Edge]]:
+    """CALL/ATTRIBUTE sites and consumer edges for every recorded use.
+
+    `fallback` places the uses a provider name does not explain (instances.Instances.use).
+    """
     sites: list[Site] = []
     edges: list[Edge] = []
     for facts in files:
         for use in facts.uses:
             binding = resolver.lookup(use.scope, use.root)
-            if binding is None or not resolver.may_matter(binding):
-                continue
-            paths = resolver.expand(binding, use.attrs)
-            site = _site(facts, use, paths, resolver, binding)
+            site = None
+            settled = use.kind is UseKind.NAME
+            if binding is not None and not use.through_call and resolver.may_matter(binding):
+                paths = resolver.expand(binding, use.attrs)
+                site = _site(facts, use, paths, resolver, binding)
+                edges.extend(_edges(use, binding, paths, resolver))
+                settled = settled or any(p in resolver.definitions for p in paths)
+            if site is None and not settled:  # not a provider name, not a consumer def
+                site, edge = fallback(facts, use, binding)
+                edges.extend((edge,) if edge is not None else ())
             if site is not None:
                 sites.append(site)
-            edges.extend(_edges(use, binding, paths, resolver))
     return sites, edges
 
 
@@ -93,6 +151,7 @@ def _site(
         guarded=use.guarded or len(provider) < len(paths),
         alternatives=tuple(provider[1:]),
         via=next((p for p in binding.paths if resolver.is_provider(p)), None),
+        store=use.kind is UseKind.STORE,
     )
 
 

@@ -70,21 +70,15 @@ def _override(facts: FileFacts, cls: ClassFacts, method: Method, provider: str) 
     )
 
 
-def _first_provider(
-    bases: tuple[ResolvedBase, ...],
-    cls: str,
-    resolver: Resolver,
-    seen: frozenset[str] = frozenset(),
-) -> str | None:
+def _first_provider(bases: tuple[ResolvedBase, ...], cls: str, resolver: Resolver) -> str | None:
     """The first provider base among `bases`, else through the consumer bases, depth first."""
     for base in bases:
         if base.provider:
             return base.path
     for base in bases:
-        if base.path not in seen:
-            found = _first_provider(resolver.bases(base.path), base.path, resolver, seen | {cls})
-            if found is not None:
-                return found
+        found = resolver.first_provider(base.path, frozenset({cls}))
+        if found is not None:
+            return found
     return None
 
 
@@ -96,7 +90,7 @@ def super_target(resolver: Resolver, cls: str, method: str) -> tuple[str, bool] 
         owner = resolver.class_member(base.path, method, frozenset({cls}))
         if owner is not None:
             return owner, False
-    provider = _first_provider(resolver.bases(cls), cls, resolver)
+    provider = resolver.first_provider(cls)
     return (f"{provider}.{method}", True) if provider is not None else None
 
 

@@ -16,6 +16,7 @@ from auditor.model import ConsumerScan, Definition, Edge, Location, Site, Unpars
 from auditor.scan.calls import use_results
 from auditor.scan.classes import class_results
 from auditor.scan.facts import FileFacts, Positions
+from auditor.scan.instances import Instances
 from auditor.scan.resolve import Resolver
 from auditor.scan.scopes import Scope
 from auditor.scan.source import (
@@ -26,6 +27,7 @@ from auditor.scan.source import (
     split_lines,
     suppressions,
 )
+from auditor.scan.values import Values
 from auditor.scan.walker import Walker
 
 if TYPE_CHECKING:
@@ -125,7 +127,8 @@ def _assemble(
     providers: frozenset[str],
 ) -> ConsumerScan:
     resolver = Resolver(walked, providers)
-    use_sites, use_edges = use_results(walked, resolver)
+    values = Values(walked, resolver)
+    use_sites, use_edges = use_results(walked, resolver, Instances(values, resolver).use)
     class_sites, class_edges = class_results(walked, resolver)
     import_sites = [site for facts in walked for site in facts.import_sites]
     containment = [edge for facts in walked for edge in facts.containment]

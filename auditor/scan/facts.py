@@ -1,24 +1,28 @@
 # Maintainers: the raw facts one walk over one file collects, before any name is resolved.
 #
-# Owns: `Use` (a name, attribute chain or call seen in some scope), `SuperUse`, `ClassFacts`
-# and `FileFacts`, plus `Positions`, which turns ast's positions (1-based lines, 0-based
-# UTF-8 byte offsets) into model.Location (1-based character columns) exactly once.
+# Owns: `Use` (a name, attribute chain or call seen in some scope; a chain may pass through
+# calls: `f(x).a` is root `f`, attrs `("()", "a")`), `SuperUse`, `NameStore` (`x = ...`),
+# `AttrStore` (`self.x = ...`), `FunctionFacts`, `ClassFacts` and `FileFacts`, plus
+# `Positions`, which turns ast's
+# positions (1-based lines, 0-based UTF-8 byte offsets) into model.Location (1-based
+# character columns) exactly once.
 # Takes: nothing but what the walker appends. Gives: input to resolve, calls and classes,
 # which turn facts into model.Site and model.Edge once every file's bindings are known.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from auditor.model import CallShape, Definition, Edge, Location, Site
 
 if TYPE_CHECKING:
     import ast
 
-    from auditor.scan.scopes import Scope
+    from auditor.scan.scopes import Scope, Source
 
 Span = tuple[int, int, int, int]  # line, byte offset, end line, end byte offset (raw ast)
+CALLED: Final = "()"  # the step of a chain that calls what precedes it
 
 
 def span_of(node: ast.expr | ast.stmt | ast.alias) -> Span:
@@ -55,6 +59,7 @@ class UseKind(Enum):
     NAME = "name"  # a bare name that is read (edges only)
     ATTRIBUTE = "attribute"  # a dotted chain that is read, not called
     CALL = "call"  # a dotted chain (or bare name) that is called
+    STORE = "store"  # a dotted chain that is assigned to (`a.b.c = 1`)
 
 
 @dataclass(eq=False, slots=True)
@@ -67,6 +72,11 @@ class Use:
     kind: UseKind
     node: ast.expr  # the Name, the outermost Attribute, or the Call
     guarded: bool
+
+    @property
+    def through_call(self) -> bool:
+        """The chain passes through a call: `f().a`, `x.m().n`."""
+        return CALLED in self.attrs
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +93,42 @@ class SuperUse:
 
 
 @dataclass(frozen=True, slots=True)
+class NameStore:
+    """A plain store of a name in a scope (parameters, `x = ...`, `for x in ...`, ...)."""
+
+    scope: Scope
+    name: str
+    source: Source | None  # None: the stored value cannot be read statically
+
+
+@dataclass(frozen=True, slots=True)
+class AttrStore:
+    """`root.attr = ...` (or `root.attr: T`, `root.attr += ...`, `del root.attr`)."""
+
+    scope: Scope
+    root: str  # resolved later: an attribute of `self` in a method is the class's
+    attr: str
+    source: Source | None  # None: the stored value cannot be read statically
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionFacts:
+    """A `def`, without its body: what its callers and its result depend on."""
+
+    path: str
+    scope: Scope  # where its annotations and decorators are evaluated
+    args: ast.arguments
+    returns: ast.expr | None
+    decorators: tuple[ast.expr, ...]
+    is_async: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Method:
     name: str
     span: Span  # the name in the `def` line
     guarded: bool
+    function: FunctionFacts | None = None
 
 
 @dataclass(slots=True)
@@ -97,6 +139,7 @@ class ClassFacts:
     bases: list[tuple[str, tuple[str, ...], Span]] = field(default_factory=list)
     methods: list[Method] = field(default_factory=list)
     guarded: bool = False
+    body: Scope | None = None  # the class body's own scope
 
 
 @dataclass(slots=True)
@@ -113,3 +156,6 @@ class FileFacts:
     containment: list[Edge] = field(default_factory=list)
     import_sites: list[Site] = field(default_factory=list)
     module_refs: list[tuple[str, str]] = field(default_factory=list)  # (owner, target)
+    name_stores: list[NameStore] = field(default_factory=list)
+    attr_stores: list[AttrStore] = field(default_factory=list)
+    functions: list[FunctionFacts] = field(default_factory=list)

@@ -4,8 +4,9 @@
 # module, class bodies skipped, `global`/`nonlocal` honoured), the cross-module resolution of
 # consumer re-exports (`pkg.b.F`, where `pkg/b.py` did `from .a import F` and `pkg/a.py` did
 # `from vllm.x import F`, becomes `vllm.x.F`; any order, any depth, cycles cut), consumer
-# `from .m import *`, the consumer class hierarchy (bases, inherited methods), and which
-# consumer Definition a dotted path lands on.
+# `from .m import *`, the consumer class hierarchy (bases, subclasses, inherited methods, the
+# first provider base), which consumer Definition a dotted path lands on, and which scope
+# holds a plain local variable.
 # Takes: every file's facts. Gives: answers to calls and classes; no sites of its own.
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from auditor.scan.imports import root_of
-from auditor.scan.scopes import NOT_HERE, Binding, Scope, local_binding
+from auditor.scan.scopes import NOT_HERE, Binding, Scope, is_plain_variable, local_binding
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -58,6 +59,7 @@ class Resolver:
         self._paths: dict[str, tuple[str, ...]] = {}
         self._active: set[str] = set()
         self._bases: dict[str, tuple[ResolvedBase, ...]] = {}
+        self._subclasses: dict[str, list[str]] | None = None
 
     # ------------------------------------------------------------------ names
 
@@ -87,6 +89,25 @@ class Resolver:
                     return found if isinstance(found, Binding) else None
             current = current.parent
         return None
+
+    def variable_scope(self, scope: Scope, name: str) -> Scope | None:
+        """The scope where `name`, read in `scope`, is a plain variable (stores only)."""
+        current: Scope | None = scope
+        while current is not None:
+            if current.kind == "module":
+                return current if is_plain_variable(current, name) else None
+            if name in current.global_names:
+                current = self._module_of(current)
+                continue
+            hidden = current.kind == "class" and current is not scope
+            visible = not hidden and name not in current.nonlocal_names
+            if visible and local_binding(current, name) is not NOT_HERE:
+                return current if is_plain_variable(current, name) else None
+            current = current.parent
+        return None
+
+    def module_scope(self, module: str) -> Scope | None:
+        return self._modules.get(module)
 
     @staticmethod
     def _module_of(scope: Scope) -> Scope:
@@ -179,6 +200,51 @@ class Resolver:
 
     def is_class(self, path: str) -> bool:
         return path in self._classes
+
+    def class_facts(self, path: str) -> ClassFacts | None:
+        return self._classes.get(path)
+
+    def ancestors(self, cls: str) -> tuple[str, ...]:
+        """`cls` and its consumer bases, depth first, left to right, each once."""
+        out: dict[str, None] = {}
+        stack = [cls]
+        while stack:
+            current = stack.pop()
+            if current not in out:
+                out[current] = None
+                bases = [b.path for b in self.bases(current) if not b.provider]
+                stack.extend(reversed(bases))
+        return tuple(out)
+
+    def subclasses(self, cls: str) -> tuple[str, ...]:
+        """Every consumer class deriving from `cls`, directly or not, sorted."""
+        if self._subclasses is None:
+            self._subclasses = {}
+            for path in sorted(self._classes):
+                for base in self.bases(path):
+                    if not base.provider:
+                        self._subclasses.setdefault(base.path, []).append(path)
+        out: dict[str, None] = {}
+        stack = list(self._subclasses.get(cls, ()))
+        while stack:
+            current = stack.pop()
+            if current not in out and current != cls:
+                out[current] = None
+                stack.extend(self._subclasses.get(current, ()))
+        return tuple(sorted(out))
+
+    def first_provider(self, cls: str, seen: frozenset[str] = frozenset()) -> str | None:
+        """The first provider base of `cls`, else through its consumer bases, depth first."""
+        bases = self.bases(cls)
+        for base in bases:
+            if base.provider:
+                return base.path
+        for base in bases:
+            if base.path not in seen:
+                found = self.first_provider(base.path, seen | {cls})
+                if found is not None:
+                    return found
+        return None
 
     def bases(self, cls: str) -> tuple[ResolvedBase, ...]:
         """A consumer class's bases that are provider paths or consumer classes, in order."""

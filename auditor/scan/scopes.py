@@ -11,12 +11,36 @@
 # somewhere and also stored in the same scope outside a fallback context (an `except
 # ImportError` handler, a version-check branch, the `else` of `if TYPE_CHECKING`) means
 # nothing we can trust in that whole scope.
+#
+# `Source` says where the value of one plain store comes from (an expression, or the
+# annotation of a parameter or of an `x: T` statement); the walker keeps them in its
+# facts.NameStore records (not here: a Scope never points at what is evaluated in it, so
+# the facts of a file hold no reference cycles).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from enum import Enum
+from typing import TYPE_CHECKING, Final, Literal
+
+if TYPE_CHECKING:
+    import ast
 
 ScopeKind = Literal["module", "class", "function", "lambda", "comprehension"]
+
+
+class SourceKind(Enum):
+    VALUE = "value"  # `x = expr`, `x := expr`: the value of the expression
+    ANNOTATION = "annotation"  # `x: T`, `x: T = ...`, a parameter `x: T`: an instance of T
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where one store of a name (or of `self.name`) takes its value from."""
+
+    kind: SourceKind
+    expr: ast.expr
+    scope: Scope  # where `expr` is evaluated
+    guarded: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,3 +112,10 @@ def local_binding(scope: Scope, name: str) -> Binding | _NotHere | None:
     if name in scope.stores:
         return None
     return NOT_HERE
+
+
+def is_plain_variable(scope: Scope, name: str) -> bool:
+    """Bound in `scope` by plain stores only: no import, `def`, `class` or `self`."""
+    if name not in scope.stores or name in scope.imports or name in scope.defs:
+        return False
+    return not (name == scope.self_name and scope.method_of is not None)

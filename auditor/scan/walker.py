@@ -3,9 +3,11 @@
 # Owns: the scope structure (module, class, function, lambda, comprehension; decorators,
 # defaults, annotations and class bases evaluated in the enclosing scope, as Python does),
 # the guard context (try/except ImportError, TYPE_CHECKING, version checks, suppress), and
-# recording, without resolving anything yet: name bindings (into scopes.Scope), imports (via
-# imports.ImportRecorder), uses of names, chains and calls, `super()` calls, classes with
-# their bases and methods, Definitions and containment Edges.
+# recording, without resolving anything yet: name bindings (into scopes.Scope) with the
+# source of each plain store (an expression or an annotation, for values.py), imports (via
+# imports.ImportRecorder), uses of names, chains (through calls too: `x.m().n`) and calls,
+# stores into attributes (`self.x = ...`), `super()` calls, functions, classes with their
+# bases and methods, Definitions and containment Edges.
 # Takes: a parsed ast.Module and its facts.FileFacts shell. Gives: the filled FileFacts.
 # Resolution waits until every file is walked (resolve.Resolver), so order never matters.
 from __future__ import annotations
@@ -17,15 +19,26 @@ from typing import TYPE_CHECKING
 
 from auditor.model import Definition, Edge
 from auditor.scan import guards
-from auditor.scan.calls import call_shape, dotted_chain, super_call
-from auditor.scan.facts import ClassFacts, Method, SuperUse, Use, UseKind, span_of
+from auditor.scan.calls import call_chain, call_shape, dotted_chain, super_call
+from auditor.scan.facts import (
+    AttrStore,
+    ClassFacts,
+    FunctionFacts,
+    Method,
+    NameStore,
+    SuperUse,
+    Use,
+    UseKind,
+    span_of,
+)
 from auditor.scan.imports import ImportRecorder, absolute_module
-from auditor.scan.scopes import Scope
+from auditor.scan.scopes import Scope, Source, SourceKind
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
 
     from auditor.model import CallShape
+    from auditor.scan.calls import Chain
     from auditor.scan.facts import FileFacts, Span
     from auditor.scan.scopes import ScopeKind
 
@@ -143,10 +156,14 @@ class Walker:
         self._body(node.decorator_list)
         self._signature_outside(node.args, node.returns)
         path = self._define(node.name, "function", node)
+        is_async = isinstance(node, ast.AsyncFunctionDef)
+        decorators = tuple(node.decorator_list)
+        function = FunctionFacts(path, self.scope, node.args, node.returns, decorators, is_async)
+        self.facts.functions.append(function)
         scope = self._child_scope("function", path)
         self._bind_parameters(scope, node.args)
         if self.scope.kind == "class" and self.klass is not None:
-            self._method(node, scope)
+            self._method(node, scope, function)
         with self._entered(scope):
             self._body(node.body)
 
@@ -163,14 +180,18 @@ class Walker:
         if returns is not None:
             self.visit(returns)
 
-    @staticmethod
-    def _bind_parameters(scope: Scope, args: ast.arguments) -> None:
-        every = (*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg)
-        for arg in every:
-            if arg is not None:
-                scope.store(arg.arg, fallback=False)
+    def _bind_parameters(self, scope: Scope, args: ast.arguments) -> None:
+        """Parameters are stores; an annotated one holds an instance of its annotation."""
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            source = None
+            if arg.annotation is not None:
+                source = Source(SourceKind.ANNOTATION, arg.annotation, self.scope, self.guarded)
+            self._bind(scope, arg.arg, source, fallback=False)
+        for variadic in (args.vararg, args.kwarg):  # a tuple or a dict: nothing we follow
+            if variadic is not None:
+                self._bind(scope, variadic.arg, None, fallback=False)
 
-    def _method(self, node: FunctionNode, scope: Scope) -> None:
+    def _method(self, node: FunctionNode, scope: Scope, function: FunctionFacts) -> None:
         assert self.klass is not None
         scope.method_of = self.klass.qualname
         positional = (*node.args.posonlyargs, *node.args.args)
@@ -178,7 +199,7 @@ class Walker:
         if positional and ("staticmethod",) not in decorators:
             scope.self_name = positional[0].arg
         span = self._name_span(node)
-        self.klass.methods.append(Method(node.name, span, self.guarded))
+        self.klass.methods.append(Method(node.name, span, self.guarded, function))
 
     def _name_span(self, node: FunctionNode) -> Span:
         lines = self.facts.positions.lines
@@ -199,7 +220,8 @@ class Walker:
             self.visit(keyword.value)
         self._define(node.name, "class", node)
         self.facts.classes.append(facts)
-        with self._entered(self._child_scope("class", path), facts):
+        facts.body = self._child_scope("class", path)
+        with self._entered(facts.body, facts):
             self._body(node.body)
 
     def _base(self, facts: ClassFacts, base: ast.expr) -> None:
@@ -247,12 +269,19 @@ class Walker:
         else:
             self._store(node.id)
 
-    def _store(self, name: str) -> None:
+    def _store(self, name: str, source: Source | None = None) -> None:
         """A plain binding; under `global` it lands in the module's scope."""
         scope = self.scope
         if name in scope.global_names:
             scope = self.facts.module_scope
-        scope.store(name, self.fallback)
+        self._bind(scope, name, source, fallback=self.fallback)
+
+    def _bind(self, scope: Scope, name: str, source: Source | None, *, fallback: bool) -> None:
+        scope.store(name, fallback)
+        self.facts.name_stores.append(NameStore(scope, name, source))
+
+    def _value(self, expr: ast.expr, kind: SourceKind = SourceKind.VALUE) -> Source:
+        return Source(kind, expr, self.scope, self.guarded)
 
     def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
         self.visit(node.value)
@@ -260,7 +289,47 @@ class Walker:
         while scope.kind == "comprehension" and scope.parent is not None:
             scope = scope.parent
         if isinstance(node.target, ast.Name):
-            scope.store(node.target.id, self.fallback)
+            self._bind(scope, node.target.id, self._value(node.value), fallback=self.fallback)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.visit(node.value)
+        source = self._value(node.value)
+        for target in node.targets:
+            self._assign(target, source)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self.visit(node.annotation)
+        if node.value is not None:
+            self.visit(node.value)
+        self._assign(node.target, self._value(node.annotation, SourceKind.ANNOTATION))
+
+    def _assign(self, target: ast.expr, source: Source) -> None:
+        if isinstance(target, ast.Name):
+            self._store(target.id, source)
+        elif isinstance(target, ast.Attribute):
+            self._attribute_store(target, source)
+            self.visit(target.value)
+        else:
+            self.visit(target)  # unpacking, subscripts: opaque stores
+
+    def _attribute_store(self, node: ast.Attribute, source: Source | None) -> None:
+        """`a.b.c = ...`: a STORE use of the whole chain; `x.attr = ...` also an AttrStore.
+
+        `del x.attr` checks nothing, but `x.attr` is no longer what it was: an AttrStore only.
+        """
+        if isinstance(node.ctx, ast.Store):
+            chain = dotted_chain(node)
+            if chain is not None:
+                if not self._own_attribute(chain):
+                    self._use(chain, UseKind.STORE, node)
+            elif (through := call_chain(node)) is not None:
+                steps = through.steps
+                self.facts.uses.append(
+                    Use(self.scope, through.root, steps, UseKind.STORE, node, self.guarded)
+                )
+        if isinstance(node.value, ast.Name):
+            store = AttrStore(self.scope, node.value.id, node.attr, source)
+            self.facts.attr_stores.append(store)
 
     def visit_Global(self, node: ast.Global) -> None:
         self.scope.global_names.update(node.names)
@@ -294,12 +363,35 @@ class Walker:
 
     # ------------------------------------------------------------------ chains and calls
 
+    def _own_attribute(self, chain: tuple[str, ...]) -> bool:
+        """`self.x` in a method: storing it makes `x` the consumer's, it checks nothing."""
+        return len(chain) == 2 and chain[0] == self.scope.self_name
+
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        chain = dotted_chain(node) if isinstance(node.ctx, ast.Load) else None
-        if chain is not None:
+        if not isinstance(node.ctx, ast.Load):  # augmented, `for`, `with`, `del` targets...
+            self._attribute_store(node, None)
+            self.visit(node.value)
+        elif (chain := dotted_chain(node)) is not None:
             self._use(chain, UseKind.ATTRIBUTE, node)
+        elif (through := call_chain(node)) is not None:
+            self._chain(node, through, UseKind.ATTRIBUTE)
         else:
             self.visit(node.value)
+
+    def _chain(self, node: ast.expr, chain: Chain, kind: UseKind) -> None:
+        """One use for the whole chain, one for each call inside it, then what is left."""
+        if isinstance(chain.base, ast.NamedExpr):
+            self.visit(chain.base)
+        scope, guarded = self.scope, self.guarded
+        self.facts.uses.append(Use(scope, chain.root, chain.steps, kind, node, guarded))
+        for before, call in chain.calls:
+            self.facts.uses.append(Use(scope, chain.root, before, UseKind.CALL, call, guarded))
+            self._arguments(call)
+
+    def _arguments(self, node: ast.Call) -> None:
+        self._body(node.args)
+        for keyword in node.keywords:
+            self.visit(keyword.value)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         """Iterative down the left spine: `a + b + ... + z` may be thousands deep."""
@@ -319,11 +411,11 @@ class Walker:
             self.visit(found_super[1])
         elif chain is not None:
             self._use(chain, UseKind.CALL, node)
+        elif (through := call_chain(node.func)) is not None:
+            self._chain(node, through, UseKind.CALL)
         else:
             self.visit(node.func)
-        self._body(node.args)
-        for keyword in node.keywords:
-            self.visit(keyword.value)
+        self._arguments(node)
 
     def _super(self, method: str, inner: ast.Call, node: ast.Call, shape: CallShape) -> None:
         explicit = inner.args[0] if inner.args else None

@@ -104,9 +104,9 @@ CALLS: list[tuple[str, str, list[Row]]] = [
         [("attribute", "vllm.REGISTRY", 2, None)],
     ),
     (
-        "assigning to a provider attribute reads its owner",
+        "assigning to a provider attribute reads its owner and stores the attribute",
         "import vllm\nvllm.envs.VLLM_FOO = 1\n",
-        [("attribute", "vllm.envs", 2, None)],
+        [("attribute", "vllm.envs", 2, None), ("attribute", "vllm.envs.VLLM_FOO", 2, None)],
     ),
     (
         "calls in arguments, keywords and nested calls",

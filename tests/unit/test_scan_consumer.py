@@ -211,7 +211,7 @@ def test_edges() -> None:
                     return helper()
 
                 def step(self):
-                    log.info()
+                    log.info()  # `log` holds a PipelineLogger
 
             def unused():
                 pass
@@ -231,6 +231,7 @@ def test_edges() -> None:
         Edge("pkg.mod.Gen", "pkg.mod.Gen.step"),
         Edge("pkg.logging_utils", "pkg.logging_utils.PipelineLogger"),
         Edge("pkg.logging_utils.PipelineLogger", "pkg.logging_utils.PipelineLogger.info"),
+        Edge("pkg.mod.Gen.step", "pkg.logging_utils.PipelineLogger.info"),  # through `log`
     }
     assert edges == expected
 

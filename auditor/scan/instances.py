@@ -1,0 +1,84 @@
+# Maintainers: provider objects the consumer reaches through its own values.
+#
+# Owns: the CALL / ATTRIBUTE sites whose target goes through an object rather than a name the
+# consumer imported: `x = vllm.x.Scheduler(...)` then `x.add_request(r)` is a CALL of
+# `vllm.x.Scheduler().add_request`; `self.cfg.cache_config.block_size` where `self.cfg` holds
+# a `vllm.config.VllmConfig` is an ATTRIBUTE `vllm.config.VllmConfig().cache_config.block_size`;
+# `vllm.f().x`, `self.m()` in a subclass of a provider class that does not define `m`
+# (`Base().m`). Edges to consumer methods reached the same way (`generator.generate()`).
+# Takes: one walker Use that calls.py could not place, its root binding, and values.Values.
+# Gives: at most one Site and one Edge per use.
+#
+# A site is made only where this use asks the provider something: an attribute looked up on a
+# provider object, or a call of a provider callable. Merely reading a consumer attribute that
+# holds a provider object (`self.scheduler`) is no site; calling a provider *object*
+# (`Scheduler()(...)`) is not followed.
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from auditor.model import Action, Edge, Site
+from auditor.scan.calls import call_shape
+from auditor.scan.facts import CALLED, UseKind
+from auditor.scan.values import ValueKind
+
+if TYPE_CHECKING:
+    from auditor.scan.facts import FileFacts, Use
+    from auditor.scan.resolve import Resolver
+    from auditor.scan.scopes import Binding
+    from auditor.scan.values import Value, Values
+
+
+class Instances:
+    """Places the uses calls.py cannot: see the comment block above."""
+
+    def __init__(self, values: Values, resolver: Resolver) -> None:
+        self._values = values
+        self._r = resolver
+
+    def use(
+        self, facts: FileFacts, use: Use, binding: Binding | None
+    ) -> tuple[Site | None, Edge | None]:
+        """The site (and consumer edge) of a use whose root is a value, not a provider name."""
+        if binding is not None and not binding.instance and not self._r.may_matter(binding):
+            return None, None  # `torch.x`, `np.f(...)`: nothing of ours or the provider's
+        value, steps = self._values.start(use.scope, use.root, binding, use.attrs)
+        asked = False  # the last step looked an attribute up in the provider
+        for step in steps:
+            if value is None:
+                return None, None
+            if step == CALLED:
+                value, asked = self._values.call(value), False
+            else:
+                value, asked = self._values.member(value, step)
+        if value is None:
+            return None, None
+        if value.kind is ValueKind.DEF:
+            known = value.path in self._r.definitions and use.kind is not UseKind.STORE
+            return None, Edge(use.scope.owner, value.path) if known else None
+        if value.kind is not ValueKind.PROVIDER:
+            return None, None
+        return _site(facts, use, value, asked), None
+
+
+def _site(facts: FileFacts, use: Use, value: Value, asked: bool) -> Site | None:
+    node = use.node
+    if use.kind is UseKind.CALL and isinstance(node, ast.Call):
+        if value.path.endswith(CALLED):
+            return None  # calling a provider object: `__call__` is not followed
+        shape = call_shape(node)
+    elif asked and use.kind is not UseKind.CALL:
+        shape = None
+    else:
+        return None
+    return Site(
+        Action.CALL if shape is not None else Action.ATTRIBUTE,
+        value.path,
+        use.scope.owner,
+        facts.positions.of(node),
+        shape,
+        guarded=use.guarded or value.guarded,
+        via=value.path.partition(CALLED)[0],
+        store=use.kind is UseKind.STORE,
+    )
