@@ -5,7 +5,9 @@
 # `vllm.x.Scheduler().add_request`; `self.cfg.cache_config.block_size` where `self.cfg` holds
 # a `vllm.config.VllmConfig` is an ATTRIBUTE `vllm.config.VllmConfig().cache_config.block_size`;
 # `vllm.f().x`, `self.m()` in a subclass of a provider class that does not define `m`
-# (`Base().m`). Edges to consumer methods reached the same way (`generator.generate()`).
+# (`Base().m`); and `functools.partial(provider_callable, ...)`, a CALL of that callable whose
+# shape is only a lower bound (the rest comes later). Edges to consumer methods reached the
+# same way (`generator.generate()`).
 # Takes: one walker Use that calls.py could not place, its root binding, and values.Values.
 # Gives: at most one Site and one Edge per use.
 #
@@ -16,6 +18,7 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from auditor.model import Action, Edge, Site
@@ -28,6 +31,8 @@ if TYPE_CHECKING:
     from auditor.scan.resolve import Resolver
     from auditor.scan.scopes import Binding
     from auditor.scan.values import Value, Values
+
+PARTIAL = frozenset({"functools.partial"})
 
 
 class Instances:
@@ -42,7 +47,10 @@ class Instances:
     ) -> tuple[Site | None, Edge | None]:
         """The site (and consumer edge) of a use whose root is a value, not a provider name."""
         if binding is not None and not binding.instance and not self._r.may_matter(binding):
-            return None, None  # `torch.x`, `np.f(...)`: nothing of ours or the provider's
+            # `torch.x`, `log.info(...)`: nothing of ours or the provider's, bar a partial
+            if use.kind is UseKind.CALL and not use.through_call:
+                return _partial(facts, use, binding, self._values, self._r), None
+            return None, None
         value, steps = self._values.start(use.scope, use.root, binding, use.attrs)
         asked = False  # the last step looked an attribute up in the provider
         for step in steps:
@@ -81,4 +89,30 @@ def _site(facts: FileFacts, use: Use, value: Value, asked: bool) -> Site | None:
         guarded=use.guarded or value.guarded,
         via=value.path.partition(CALLED)[0],
         store=use.kind is UseKind.STORE,
+    )
+
+
+def _partial(
+    facts: FileFacts, use: Use, binding: Binding, values: Values, resolver: Resolver
+) -> Site | None:
+    """`functools.partial(vllm.f, 1, a=2)`: a CALL of `vllm.f` passing at least that much."""
+    node = use.node
+    if not isinstance(node, ast.Call) or not node.args or isinstance(node.args[0], ast.Starred):
+        return None
+    written = use.attrs[-1] if use.attrs else binding.paths[0].rpartition(".")[2]
+    if written != "partial" or not set(resolver.expand(binding, use.attrs)) & PARTIAL:
+        return None
+    value = values.expression(use.scope, node.args[0])
+    if value is None or value.kind is not ValueKind.PROVIDER or value.path.endswith(CALLED):
+        return None
+    shape = call_shape(node)
+    shape = replace(shape, positional=shape.positional - 1, star_args=True, star_kwargs=True)
+    return Site(
+        Action.CALL,
+        value.path,
+        use.scope.owner,
+        facts.positions.of(node),
+        shape,
+        guarded=use.guarded or value.guarded,
+        via=value.path.partition(CALLED)[0],
     )

@@ -641,6 +641,40 @@ def test_dunder_and_private_attributes_are_not_followed(expression: str) -> None
     assert instance_rows(source) == []
 
 
+# --------------------------------------------------------------------------- partial
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("import functools\nfunctools.partial(vllm.x.make, 1, a=2)\n", "vllm.x.make"),
+        ("from functools import partial\npartial(make, a=2)\n", "vllm.x.make"),
+        ("from functools import partial\ns = Scheduler()\npartial(s.step, a=2)\n", f"{S}.step"),
+    ],
+    ids=["dotted", "from-import", "bound-method"],
+)
+def test_partial_of_a_provider_callable_is_a_lower_bound_call(source: str, expected: str) -> None:
+    sites = sites_in(scan({"pkg/mod.py": HEAD + source}))
+    partial = [s for s in sites if s.target == expected and s.call is not None]
+    (site,) = partial
+    assert site.call is not None
+    assert (site.call.keywords, site.call.star_args, site.call.star_kwargs) == (("a",), True, True)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from functools import partial\ndef mine(): ...\npartial(mine, 1)\n",
+        "from functools import partial\npartial(*fns)\n",
+        "from functools import partial\ns = Scheduler()\npartial(s, 1)\n",
+    ],
+    ids=["consumer-callable", "starred", "provider-object"],
+)
+def test_partial_of_anything_else_is_silent(source: str) -> None:
+    sites = sites_in(scan({"pkg/mod.py": HEAD + source}))
+    assert [s for s in sites if s.call is not None and s.location.line > 4] == []
+
+
 # --------------------------------------------------------------------------- edges
 
 
