@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,12 +40,18 @@ if TYPE_CHECKING:
     from auditor.model import Finding, Report
 
 HERE = Path(__file__).parent
-CASE_KEYS = frozenset({"consumer", "target", "baseline", "evidence", "expect", "verify"})
-EXPECT_KEYS = frozenset({"kind", "symbol", "parameter", "path", "missed"})
+CASE_KEYS = frozenset(
+    {"consumer", "target", "baseline", "evidence", "expect", "verify", "false_alarm"}
+)
+EXPECT_KEYS = frozenset({"kind", "symbol", "parameter", "path", "missed", "optional", "why"})
 
 
 class MissedBreak(AssertionError):
-    """A verified real break the tool does not report (yet): the only failure an xfail accepts."""
+    """A verified real break the tool does not report (yet): a failure an xfail accepts."""
+
+
+class KnownFalseAlarm(AssertionError):
+    """A documented false alarm the tool still raises: a failure an xfail accepts."""
 
 
 def _strings(value: Any, where: str) -> tuple[str, ...]:
@@ -56,19 +63,23 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Expect:
-    """One real break: any of `kinds`, any of `symbols`, the parameter, a path suffix."""
+    """One finding: any of `kinds`, any of `symbols` (fnmatch patterns), the parameter, a path
+    suffix. `missed`: a real break not reported today. `optional`: a real consequence of a break
+    listed beside it (a use of the removed name), fine either way. `why`: for a false alarm."""
 
     kinds: tuple[str, ...]
     symbols: tuple[str, ...]
     parameter: str | None
     path: str
-    missed: str | None
+    missed: str | None = None
+    optional: bool = False
+    why: str | None = None
 
     def matches(self, f: Finding) -> bool:
         return (
             f.status is Status.NEW
             and f.kind.slug in self.kinds
-            and f.symbol in self.symbols
+            and any(fnmatchcase(f.symbol, s) for s in self.symbols)
             and (f.parameter or None) == self.parameter
             and f.location.path.endswith(self.path)
         )
@@ -85,6 +96,7 @@ class RealCase:
     target: str
     baseline: str
     expects: tuple[Expect, ...] = field(default=())
+    false_alarms: tuple[Expect, ...] = field(default=())
 
     @property
     def breaking(self) -> bool:
@@ -105,21 +117,33 @@ def load(folder: Path) -> RealCase:
             raise ValueError(f"{folder.name}/case.toml: `{key}` is required")
     if not (folder / "evidence.md").is_file():
         raise ValueError(f"{folder.name}: evidence.md is missing (run verify_evidence.py)")
-    expects = []
-    for i, item in enumerate(data.get("expect", [])):
-        where = f"{folder.name}/case.toml expect[{i}]"
+    expects = _expects(folder.name, "expect", data.get("expect", []))
+    false_alarms = _expects(folder.name, "false_alarm", data.get("false_alarm", []))
+    if any(not e.why for e in false_alarms):
+        raise ValueError(f"{folder.name}/case.toml: every [[false_alarm]] needs `why`")
+    return RealCase(
+        folder.name, data["consumer"], data["target"], data["baseline"], expects, false_alarms
+    )
+
+
+def _expects(name: str, key: str, items: list[dict[str, Any]]) -> tuple[Expect, ...]:
+    out = []
+    for i, item in enumerate(items):
+        where = f"{name}/case.toml {key}[{i}]"
         if set(item) - EXPECT_KEYS:
             raise ValueError(f"{where}: unknown keys {sorted(set(item) - EXPECT_KEYS)}")
-        expects.append(
+        out.append(
             Expect(
                 kinds=_strings(item["kind"], where),
                 symbols=_strings(item["symbol"], where),
                 parameter=item.get("parameter"),
                 path=item["path"],
                 missed=item.get("missed"),
+                optional=bool(item.get("optional", False)),
+                why=item.get("why"),
             )
         )
-    return RealCase(folder.name, data["consumer"], data["target"], data["baseline"], tuple(expects))
+    return tuple(out)
 
 
 CASES = [load(p) for p in sorted(HERE.iterdir()) if (p / "case.toml").is_file()]
@@ -127,10 +151,11 @@ CASES = [load(p) for p in sorted(HERE.iterdir()) if (p / "case.toml").is_file()]
 
 def _param(case: RealCase) -> Any:
     marks = [pytest.mark.network]
-    if case.missed:
-        reasons = "; ".join(f"{e.path}: {e.missed}" for e in case.missed)
-        reason = f"missed: {reasons}"
-        marks.append(pytest.mark.xfail(strict=True, raises=MissedBreak, reason=reason))
+    reasons = [f"missed: {e.path}: {e.missed}" for e in case.missed]
+    reasons += [f"FALSE ALARM: {e.path}: {e.why}" for e in case.false_alarms]
+    if reasons:
+        raises = (MissedBreak, KnownFalseAlarm)
+        marks.append(pytest.mark.xfail(strict=True, raises=raises, reason="; ".join(reasons)))
     return pytest.param(case, id=case.name, marks=marks)
 
 
@@ -149,28 +174,43 @@ def _describe(f: Finding) -> str:
     return f"{f.kind.slug} {f.symbol}{param} at {where} [{f.status.value}]"
 
 
-def compare(case: RealCase, report: Report) -> tuple[list[str], list[str], list[str]]:
-    """(problems, missed-as-marked, found-although-marked-missed) for one report."""
-    new_errors = [
+@dataclass
+class Outcome:
+    problems: list[str] = field(default_factory=list)  # plain failures
+    missed: list[str] = field(default_factory=list)  # marked missed, still missed
+    flipped: list[str] = field(default_factory=list)  # marked missed, now reported
+    false_alarms: list[str] = field(default_factory=list)  # documented, still raised
+    fixed: list[str] = field(default_factory=list)  # documented false alarms now gone
+
+
+def compare(case: RealCase, report: Report) -> Outcome:
+    """Match one report's new errors against the case's expectations and false alarms."""
+    out = Outcome()
+    unclaimed = [
         f for f in report.findings if f.status is Status.NEW and f.severity is Severity.ERROR
     ]
-    unclaimed = list(new_errors)
-    problems: list[str] = []
-    missed: list[str] = []
-    flipped: list[str] = []
-    for expect in case.expects:
+    for expect in (e for e in case.expects if not e.optional):
         hit = next((f for f in unclaimed if expect.matches(f)), None)
         if hit is not None:
             unclaimed.remove(hit)
             if expect.missed:
-                flipped.append(f"{expect} (now reported: {_describe(hit)})")
+                out.flipped.append(f"{expect} (now reported: {_describe(hit)})")
         elif expect.missed:
-            missed.append(f"{expect}: {expect.missed}")
+            out.missed.append(f"{expect}: {expect.missed}")
         else:
-            problems.append(f"not reported: {expect}")
+            out.problems.append(f"not reported: {expect}")
+    optional = [e for e in case.expects if e.optional]
+    unclaimed = [f for f in unclaimed if not any(e.matches(f) for e in optional)]
+    for alarm in case.false_alarms:
+        hits = [f for f in unclaimed if alarm.matches(f)]
+        if hits:
+            out.false_alarms += [f"{_describe(f)}: {alarm.why}" for f in hits]
+        else:
+            out.fixed.append(str(alarm))
+        unclaimed = [f for f in unclaimed if f not in hits]
     label = "false alarm" if not case.breaking else "unverified finding"
-    problems += [f"{label}: {_describe(f)}" for f in unclaimed]
-    return problems, missed, flipped
+    out.problems += [f"{label}: {_describe(f)}" for f in unclaimed]
+    return out
 
 
 @pytest.mark.parametrize("case", [_param(c) for c in CASES])
@@ -179,13 +219,19 @@ def test_real_world_case(case: RealCase, realworld_cache: Path) -> None:
 
     report = audit(case.consumer, [case.target], baseline=case.baseline, cache_dir=realworld_cache)
     assert report.provider.baseline == case.baseline.split("==")[1]
-    problems, missed, flipped = compare(case, report)
-    if flipped:
+    out = compare(case, report)
+    problems = list(out.problems)
+    if out.flipped:
         problems.append("reported although marked missed (drop `missed` in case.toml):")
-        problems += [f"  {line}" for line in flipped]
+        problems += [f"  {line}" for line in out.flipped]
+    if out.fixed:
+        problems.append("documented false alarm no longer raised (drop it from case.toml):")
+        problems += [f"  {line}" for line in out.fixed]
     assert not problems, f"{case.name}:\n" + "\n".join(problems)
-    if missed:
-        raise MissedBreak(f"{case.name}: still missed:\n" + "\n".join(missed))
+    if out.missed:
+        raise MissedBreak(f"{case.name}: still missed:\n" + "\n".join(out.missed))
+    if out.false_alarms:
+        raise KnownFalseAlarm(f"{case.name}: false alarms:\n" + "\n".join(out.false_alarms))
 
 
 def test_the_corpus_has_enough_real_cases() -> None:
