@@ -2,34 +2,51 @@
 #
 # Owns: SUBCLASS sites (one per provider base), OVERRIDE sites (one per method of a class with
 # a provider base, directly or through consumer bases; dunders skipped but `__init__` and
-# `__call__`), SUPER_CALL sites (`super().m(...)` that lands in a provider base), and the
-# consumer edges classes imply (class -> consumer base, `super()` -> a consumer base's method).
-# Takes: every file's facts and the Resolver. Gives: sites and edges.
+# `__call__`; each with the method's own model.Signature as a caller sees it, `self`/`cls`
+# dropped, None when a decorator hides it or makes it a property), SUPER_CALL sites
+# (`super().m(...)` that lands in a provider base), and the consumer edges classes imply
+# (class -> consumer base, `super()` -> a consumer base's method).
+# Takes: every file's facts, the Resolver and values.Values (decorator paths). Gives: sites
+# and edges.
 #
 # `super()` follows the bases left to right, depth first: a consumer base that defines the
 # method itself takes the call (an edge, no site); otherwise the first provider base does,
 # as DESIGN asks (a base we cannot name is skipped, never guessed into).
 from __future__ import annotations
 
+import ast
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from auditor.model import Action, Edge, Site
+from auditor.model import Action, Edge, Param, ParamKind, Signature, Site
+from auditor.scan.values import RETURN_KEEPING
 
 if TYPE_CHECKING:
-    from auditor.scan.facts import ClassFacts, FileFacts, Method, SuperUse
+    from auditor.scan.facts import ClassFacts, FileFacts, FunctionFacts, Method, SuperUse
     from auditor.scan.resolve import ResolvedBase, Resolver
+    from auditor.scan.values import Values
 
 _KEPT_DUNDERS = frozenset({"__init__", "__call__"})
+_POSITIONAL = ParamKind.POSITIONAL_OR_KEYWORD
+# Decorators that leave the call signature alone (RETURN_KEEPING keeps the return too).
+SIGNATURE_KEEPING = RETURN_KEEPING | {
+    "contextlib.contextmanager",
+    "contextlib.asynccontextmanager",
+    "torch.compiler.disable",
+    "torch.jit.unused",
+    "torch.jit.ignore",
+}
 
 
-def class_results(files: list[FileFacts], resolver: Resolver) -> tuple[list[Site], list[Edge]]:
+def class_results(
+    files: list[FileFacts], resolver: Resolver, values: Values
+) -> tuple[list[Site], list[Edge]]:
     sites: list[Site] = []
     edges: list[Edge] = []
     for facts in files:
         for cls in facts.classes:
             bases = resolver.direct_bases(cls)
-            sites.extend(_class_sites(facts, cls, bases, resolver))
+            sites.extend(_class_sites(facts, cls, bases, resolver, values))
             edges.extend(Edge(cls.qualname, b.path) for b in bases if not b.provider)
         for use in facts.supers:
             site, edge = _super(facts, use, resolver)
@@ -39,7 +56,11 @@ def class_results(files: list[FileFacts], resolver: Resolver) -> tuple[list[Site
 
 
 def _class_sites(
-    facts: FileFacts, cls: ClassFacts, bases: tuple[ResolvedBase, ...], resolver: Resolver
+    facts: FileFacts,
+    cls: ClassFacts,
+    bases: tuple[ResolvedBase, ...],
+    resolver: Resolver,
+    values: Values,
 ) -> list[Site]:
     out: list[Site] = []
     for base in bases:
@@ -50,7 +71,8 @@ def _class_sites(
             out.append(replace(site, alternatives=base.alternatives))
     provider = _first_provider(bases, cls.qualname, resolver)
     if provider is not None:
-        out.extend(_override(facts, cls, m, provider) for m in cls.methods if _overridable(m))
+        overridable = (m for m in cls.methods if _overridable(m))
+        out.extend(_override(facts, cls, m, provider, values) for m in overridable)
     return out
 
 
@@ -60,13 +82,52 @@ def _overridable(method: Method) -> bool:
     return not is_dunder or name in _KEPT_DUNDERS
 
 
-def _override(facts: FileFacts, cls: ClassFacts, method: Method, provider: str) -> Site:
+def _override(
+    facts: FileFacts, cls: ClassFacts, method: Method, provider: str, values: Values
+) -> Site:
+    function = method.function
+    signature = None
+    if function is not None:
+        signature = override_signature(function, values.decorators(function))
     return Site(
         Action.OVERRIDE,
         f"{provider}.{method.name}",
         f"{cls.qualname}.{method.name}",
         facts.positions.location(method.span),
         guarded=cls.guarded or method.guarded,
+        override=signature,
+    )
+
+
+def override_signature(function: FunctionFacts, decorators: tuple[str, ...]) -> Signature | None:
+    """A method's signature as its callers see it; None behind an unknown decorator."""
+    if not set(decorators) <= SIGNATURE_KEEPING:
+        return None  # property, a decorator of the consumer's own, one we cannot name
+    args = function.args
+    positional = (*args.posonlyargs, *args.args)
+    defaults = (None,) * (len(positional) - len(args.defaults)) + tuple(args.defaults)
+    params = [
+        _param(arg, ParamKind.POSITIONAL_ONLY if i < len(args.posonlyargs) else _POSITIONAL, d)
+        for i, (arg, d) in enumerate(zip(positional, defaults, strict=True))
+    ]
+    if positional and "staticmethod" not in decorators:
+        params.pop(0)  # `self`, or `cls` of a classmethod
+    if args.vararg is not None:
+        params.append(_param(args.vararg, ParamKind.VAR_POSITIONAL, None))
+    keywords = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    params += [_param(arg, ParamKind.KEYWORD_ONLY, d) for arg, d in keywords]
+    if args.kwarg is not None:
+        params.append(_param(args.kwarg, ParamKind.VAR_KEYWORD, None))
+    returns = function.returns
+    return Signature(tuple(params), ast.unparse(returns) if returns is not None else None)
+
+
+def _param(arg: ast.arg, kind: ParamKind, default: ast.expr | None) -> Param:
+    return Param(
+        arg.arg,
+        kind,
+        default=ast.unparse(default) if default is not None else None,
+        annotation=ast.unparse(arg.annotation) if arg.annotation is not None else None,
     )
 
 

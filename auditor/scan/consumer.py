@@ -129,7 +129,7 @@ def _assemble(
     resolver = Resolver(walked, providers)
     values = Values(walked, resolver)
     use_sites, use_edges = use_results(walked, resolver, Instances(values, resolver).use)
-    class_sites, class_edges = class_results(walked, resolver)
+    class_sites, class_edges = class_results(walked, resolver, values)
     import_sites = [site for facts in walked for site in facts.import_sites]
     containment = [edge for facts in walked for edge in facts.containment]
     edges = [*containment, *use_edges, *class_edges, *_import_edges(walked, resolver)]

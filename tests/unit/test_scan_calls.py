@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from auditor.model import CallShape, ConsumerScan, Edge, Location, Site
+from auditor.model import CallShape, ConsumerScan, Edge, Location, Param, ParamKind, Signature, Site
 from auditor.scan import scan_consumer
 
 if TYPE_CHECKING:
@@ -298,3 +298,53 @@ def test_super_into_a_consumer_base_is_an_edge() -> None:
     assert Edge("pkg.mod.B.run", "pkg.mod.A.run") in result.edges
     assert Edge("pkg.mod.B", "pkg.mod.A") in result.edges
     assert result.sites == ()
+
+
+# --------------------------------------------------------------------------- override signatures
+
+DECORATED_BASE = "from vllm.x import Base\nimport functools\nfrom abc import abstractmethod\n"
+POK = ParamKind.POSITIONAL_OR_KEYWORD
+
+
+@pytest.mark.parametrize(
+    ("method", "expected"),
+    [
+        (
+            "def forward(self, x, *args, y=1, **kw) -> int: ...",
+            Signature(
+                (
+                    Param("x", POK),
+                    Param("args", ParamKind.VAR_POSITIONAL),
+                    Param("y", ParamKind.KEYWORD_ONLY, "1"),
+                    Param("kw", ParamKind.VAR_KEYWORD),
+                ),
+                "int",
+            ),
+        ),
+        (
+            "def forward(self, a: int, /, b: 'T' = None, *, c): ...",
+            Signature(
+                (
+                    Param("a", ParamKind.POSITIONAL_ONLY, None, "int"),
+                    Param("b", POK, "None", "'T'"),
+                    Param("c", ParamKind.KEYWORD_ONLY),
+                )
+            ),
+        ),
+        ("@staticmethod\ndef forward(x): ...", Signature((Param("x", POK),))),
+        ("@classmethod\ndef forward(cls, x): ...", Signature((Param("x", POK),))),
+        ("@abstractmethod\ndef forward(self, x): ...", Signature((Param("x", POK),))),
+        ("def forward(*args): ...", Signature((Param("args", ParamKind.VAR_POSITIONAL),))),
+        ("@property\ndef forward(self): ...", None),
+        ("@functools.cached_property\ndef forward(self): ...", None),
+        ("@my_decorator\ndef forward(self, x): ...", None),
+    ],
+    ids=["kinds", "posonly", "static", "class", "abstract", "varargs", "prop", "cached", "own"],
+)
+def test_override_carries_the_consumer_signature(method: str, expected: Signature | None) -> None:
+    body = "\n".join("    " + line for line in method.splitlines())
+    source = DECORATED_BASE + "class C(Base):\n" + body + "\n"
+    (override,) = [
+        s for s in sites_in(scan({"pkg/mod.py": source})) if s.action.value == "override"
+    ]
+    assert override.override == expected
