@@ -21,9 +21,8 @@ public modules (no `_private` part): importing one runs it and exposes what it d
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
-
-import networkx as nx
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -36,23 +35,31 @@ _INIT_NAMES = ("/__init__.py", "/__init__.pyi", ".py", ".pyi")
 
 
 class CallGraph:
+    """Built on first use: networkx (~0.17 s to import here) only when a chain is asked for."""
+
     def __init__(self, scan: ConsumerScan, entry_points: Iterable[str] = ()) -> None:
-        graph: nx.DiGraph = nx.DiGraph()
-        for definition in scan.definitions:
-            graph.add_node(definition.name, kind=definition.kind)
-        for edge in scan.edges:
-            graph.add_edge(edge.caller, edge.callee)
-        for site in scan.sites:
-            graph.add_edge(site.scope, f"provider:{site.target}", action=site.action.value)
-        self.graph = graph
+        self._scan = scan
         exports = _Exports(scan)
         modules = [d.name for d in scan.definitions if d.kind == "module"]
         declared = {t for ref in entry_points if (t := exports.reference(ref)) is not None}
         mains = {m for m in modules if m.rsplit(".", 1)[-1] == "__main__"}
         self.entry_points = frozenset(declared | exports.public_api() | mains)
         self.public_modules = frozenset(m for m in modules if _is_public(m))
-        self._reverse = graph.reverse(copy=False)
         self._cache: dict[str, tuple[tuple[str, ...], ...]] = {}
+
+    @cached_property
+    def graph(self) -> Any:
+        """The networkx DiGraph: definitions, their references, and edges into the provider."""
+        import networkx as nx
+
+        graph = nx.DiGraph()
+        for definition in self._scan.definitions:
+            graph.add_node(definition.name, kind=definition.kind)
+        for edge in self._scan.edges:
+            graph.add_edge(edge.caller, edge.callee)
+        for site in self._scan.sites:
+            graph.add_edge(site.scope, f"provider:{site.target}", action=site.action.value)
+        return graph
 
     def reached_from(self, scope: str) -> tuple[tuple[str, ...], ...]:
         """Up to three shortest chains entry point -> ... -> scope (entry point first).
@@ -65,9 +72,11 @@ class CallGraph:
         return self._cache[scope]
 
     def _chains(self, scope: str) -> tuple[tuple[str, ...], ...]:
+        import networkx as nx
+
         if scope not in self.graph:
             return ()
-        paths = nx.single_source_shortest_path(self._reverse, scope)
+        paths = nx.single_source_shortest_path(self.graph.reverse(copy=False), scope)
         for starts in (self.entry_points, self.public_modules):
             found = [tuple(reversed(p)) for node, p in paths.items() if node in starts]
             if found:

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -33,13 +35,12 @@ from auditor.errors import BadSpecError
 from auditor.findings import ProviderChecks, SiteCheck, collect_findings
 from auditor.graph import build_graph
 from auditor.model import Action, ConsumerInfo, ProviderInfo, Report, Stats
-from auditor.provider import ProviderAPI
+from auditor.provider import MemoizedProvider, ResolutionMemo
 from auditor.scan import scan_consumer
 from auditor.sources import infer_baseline, open_index, resolve_consumer
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
-    from pathlib import Path
 
     from auditor.bind import Verdict
     from auditor.model import ConsumerScan, Finding, Resolution, Site
@@ -94,14 +95,16 @@ def audit(
         consumer_release.tree, consumer_release.import_names, import_names, exclude=exclude
     )
     graph = build_graph(scan, consumer_entry_points(consumer_release))
-    work = _Work()
+    work = _Work(memo_root=_memo_root(index))
     audits = [
         _check_provider(name, releases, baselines[name], scan.sites, work)
         for name, releases in targets.items()
     ]
+    work.save_memos()
     logger.info(
-        "%d release(s) parsed, %d reused whole; %d binding(s) reused",
+        "%d release(s) parsed, %d reused whole; %d binding(s) reused; lookups memoized %d/%d",
         len(work.checked), work.reused_releases, work.verdicts.reused,
+        work.memo_hits(), work.memo_hits() + work.memo_misses(),
     )  # fmt: skip
     recorded = _recorded_findings(baseline_file)
     collected = collect_findings(scan, audits, graph, recorded=recorded)
@@ -243,7 +246,7 @@ def _verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Ver
             work.reused_releases += 1
             return earlier.verdicts
     tree = _ProbedTree(release.tree)
-    api = ProviderAPI(tree, release.import_names, release.version)
+    api = MemoizedProvider(tree, release.import_names, release.version, work.memo(release.name))
     api.prefetch(site.target for site in sites)
     verdicts = tuple(work.verdicts.check(site, api) for site in sites)
     work.modules_loaded += api.modules_loaded
@@ -266,7 +269,7 @@ class _VerdictMemo:
         self._seen: dict[Site, list[tuple[tuple[_Query, ...], Verdict]]] = {}
         self.reused = 0
 
-    def check(self, site: Site, api: ProviderAPI) -> Verdict:
+    def check(self, site: Site, api: MemoizedProvider) -> Verdict:
         entries = self._seen.setdefault(site, [])
         for queries, verdict in entries:
             if all(api.resolve(d, module_only=m) == r for (d, m, r) in queries):
@@ -284,7 +287,7 @@ _Query = tuple[str, bool, "Resolution"]
 class _RecordingResolver:
     """A Resolver that remembers what it was asked and what it answered, in order."""
 
-    def __init__(self, api: ProviderAPI) -> None:
+    def __init__(self, api: MemoizedProvider) -> None:
         self.api = api
         self.queries: list[_Query] = []
 
@@ -361,6 +364,31 @@ class _Work:
     reused_releases: int = 0
     verdicts: _VerdictMemo = field(default_factory=_VerdictMemo)
     checked: list[_CheckedRelease] = field(default_factory=list)
+    memo_root: Path | None = None
+    memos: dict[str, ResolutionMemo] = field(default_factory=dict)
+
+    def memo(self, provider: str) -> ResolutionMemo:
+        if provider not in self.memos:
+            self.memos[provider] = ResolutionMemo.for_cache(self.memo_root, provider)
+        return self.memos[provider]
+
+    def save_memos(self) -> None:
+        for memo in self.memos.values():
+            memo.save()
+
+    def memo_hits(self) -> int:
+        return sum(m.hits for m in self.memos.values())
+
+    def memo_misses(self) -> int:
+        return sum(m.misses for m in self.memos.values())
+
+
+def _memo_root(index: Index) -> Path | None:
+    """Where lookups are memoized: the cache, unless DRIFT_AUDIT_NO_MEMO is set."""
+    if os.environ.get("DRIFT_AUDIT_NO_MEMO"):
+        return None
+    root = getattr(getattr(index, "cache", None), "root", None)
+    return Path(root) if root is not None else None
 
 
 def _digest(text: str | None) -> str | None:

@@ -3,11 +3,25 @@
 griffe stays behind this package's door: `api.py` loads modules and answers lookups,
 `functions.py` turns griffe functions into Signatures, `classes.py` derives constructors
 (plain `__init__`, dataclasses, pydantic, attrs, msgspec, NamedTuple, TypedDict, Enum and
-`dataclass_transform`), `exprs.py` reads griffe expressions. Nothing else imports griffe.
+`dataclass_transform`), `exprs.py` reads griffe expressions. `memo.py` answers repeated
+lookups from a persistent memo without importing griffe at all. Nothing else imports griffe.
 """
 
 from __future__ import annotations
 
-from auditor.provider.api import ProviderAPI
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["ProviderAPI"]
+from auditor.provider.memo import MemoizedProvider, ResolutionMemo
+
+if TYPE_CHECKING:
+    from auditor.provider.api import ProviderAPI
+
+__all__ = ["MemoizedProvider", "ProviderAPI", "ResolutionMemo"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ProviderAPI":  # imported on first use: it brings griffe
+        from auditor.provider.api import ProviderAPI
+
+        return ProviderAPI
+    raise AttributeError(f"module 'auditor.provider' has no attribute {name!r}")

@@ -28,6 +28,7 @@ import griffe
 from auditor.model import Lookup, Resolution, Signature, Symbol, SymbolKind
 from auditor.provider import classes, exprs, functions
 from auditor.provider.classes import Maker, Unknown
+from auditor.provider.paths import module_files
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -92,8 +93,9 @@ class ProviderAPI:
         self._modules: dict[str, griffe.Module | None] = {}
         self._collection = griffe.ModulesCollection()
         self._lines = griffe.LinesCollection()
-        self._cache: dict[tuple[str, bool], Resolution] = {}
-        self._decorators: dict[str, Maker | str | None] = {}
+        self._cache: dict[tuple[str, bool], tuple[Resolution, frozenset[str]]] = {}
+        self._decorators: dict[str, tuple[Maker | str | None, frozenset[str]]] = {}
+        self._tracking: list[set[str]] = []  # modules touched by the lookups under way
         self.load_errors: dict[str, str] = {}
 
     @property
@@ -108,10 +110,33 @@ class ProviderAPI:
 
     def resolve(self, dotted: str, *, module_only: bool = False) -> Resolution:
         """What `dotted` is in this release: found (with a Symbol), missing, or unknown."""
+        return self.resolve_tracked(dotted, module_only=module_only)[0]
+
+    def resolve_tracked(
+        self, dotted: str, *, module_only: bool = False
+    ) -> tuple[Resolution, frozenset[str]]:
+        """The resolution and every module whose file it depended on (for the memo)."""
         key = (dotted, module_only)
         if key not in self._cache:
-            self._cache[key] = self._resolve(dotted, module_only)
-        return self._cache[key]
+            self._cache[key] = self._tracked(lambda: self._resolve(dotted, module_only))
+        resolution, modules = self._cache[key]
+        self._merge(modules)
+        return resolution, modules
+
+    def loaded_modules(self) -> frozenset[str]:
+        return frozenset(name for name, module in self._modules.items() if module is not None)
+
+    def _tracked(self, compute: Any) -> tuple[Any, frozenset[str]]:
+        self._tracking.append(set())
+        try:
+            value = compute()
+        finally:
+            modules = frozenset(self._tracking.pop())
+        return value, modules
+
+    def _merge(self, modules: frozenset[str]) -> None:
+        for touched in self._tracking:
+            touched |= modules
 
     def _resolve(self, dotted: str, module_only: bool) -> Resolution:
         try:
@@ -142,7 +167,7 @@ class ProviderAPI:
         prefetch = getattr(self.tree, "prefetch", None)
         if prefetch is None:
             return
-        paths = {c for d in dotted_paths if self.owns(d) for c in _module_files(d)}
+        paths = {c for d in dotted_paths if self.owns(d) for c in module_files(d)}
         if paths:
             prefetch(sorted(paths))
 
@@ -150,6 +175,7 @@ class ProviderAPI:
 
     def _module(self, name: str) -> griffe.Module | None:
         """The visited module `name`, or None when the release has no such module."""
+        self._merge(frozenset((name,)))
         if name in self.load_errors:
             raise Unknown(f"module {name} could not be parsed")
         if name in self._modules:
@@ -430,8 +456,10 @@ class ProviderAPI:
     def own_decorator(self, path: str) -> Maker | str | None:
         """What one of the provider's own decorators (or metaclasses) does; None: unknown."""
         if path not in self._decorators:
-            self._decorators[path] = self._classify(path)
-        return self._decorators[path]
+            self._decorators[path] = self._tracked(lambda: self._classify(path))
+        result, modules = self._decorators[path]
+        self._merge(modules)
+        return result
 
     def _classify(self, path: str) -> Maker | str | None:
         if not self.owns(path):
@@ -520,16 +548,6 @@ def _source(obj: Any) -> str:
         return str(obj.source)
     except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
         return ""
-
-
-def _module_files(dotted: str) -> list[str]:
-    """Every file a lookup of `dotted` may read: each prefix as module or package."""
-    parts = [p.removesuffix("()") for p in dotted.split(".")]
-    files = []
-    for size in range(1, len(parts) + 1):
-        base = "/".join(parts[:size])
-        files += [f"{base}.pyi", f"{base}.py", f"{base}/__init__.pyi", f"{base}/__init__.py"]
-    return files
 
 
 def _alias_targets(module: griffe.Module) -> list[str]:

@@ -144,19 +144,21 @@ def test_a_single_release_has_no_table(world: Path) -> None:
 # --------------------------------------------------------------------------- cheap
 
 
-class CountingAPI(pipeline.ProviderAPI):
+class CountingAPI(pipeline.MemoizedProvider):
     made: ClassVar[list[str | None]] = []
 
-    def __init__(self, tree: Any, import_names: tuple[str, ...], version: str | None) -> None:
+    def __init__(
+        self, tree: Any, import_names: tuple[str, ...], version: str | None, memo: Any
+    ) -> None:
         CountingAPI.made.append(version)
-        super().__init__(tree, import_names, version)
+        super().__init__(tree, import_names, version, memo)
 
 
 def test_a_release_reading_the_same_files_is_not_parsed_again_and_sites_bind_once(
     world: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     CountingAPI.made = []
-    monkeypatch.setattr(pipeline, "ProviderAPI", CountingAPI)
+    monkeypatch.setattr(pipeline, "MemoizedProvider", CountingAPI)
     bound: list[str] = []
     real_check = pipeline.check_site
 

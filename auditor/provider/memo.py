@@ -1,0 +1,249 @@
+"""Memoized lookups: answer from earlier audits when the provider files read are unchanged.
+
+What it owns: `ResolutionMemo`, a persistent map from a lookup (`vllm.x.Scheduler`,
+module-only or not) to the answers it gave before, each with the modules it depended on and
+the sha256 of each module's file; and `MemoizedProvider`, the object the pipeline resolves
+through. A lookup whose every dependency still hashes the same is answered from the memo,
+without griffe (which is not even imported on a fully warm run); otherwise the real
+`ProviderAPI` resolves it and the memo records the answer. Releases share entries: a module
+that did not change between 0.15 and 0.16 is parsed at most once.
+
+What it takes: a SourceTree and a memo file under the cache. What it gives: Resolutions.
+Entries are keyed by the analysis version (a hash of this package's source), so a change to
+the provider analysis never reuses stale answers. Writes are atomic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from auditor.model import Lookup, Param, ParamKind, Resolution, Signature, Symbol, SymbolKind
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from auditor.provider.api import ProviderAPI
+    from auditor.sources import SourceTree
+
+logger = logging.getLogger("drift_audit")
+FORMAT = 1
+Deps = tuple[tuple[str, str], ...]  # (module name, digest of its file) sorted
+
+
+@lru_cache(maxsize=1)
+def analysis_version() -> str:
+    """A hash of the provider analysis code: memo entries never outlive a change to it."""
+    digest = hashlib.sha256()
+    here = Path(__file__).parent
+    for path in sorted([*here.glob("*.py"), here.parent / "model.py"]):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class ResolutionMemo:
+    """Lookups answered before, per provider distribution, persisted as JSON."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._entries: dict[str, list[tuple[Deps, Any]]] = {}
+        self._dirty = False
+        self.hits = 0
+        self.misses = 0
+        if path is not None:
+            self._load(path)
+
+    @classmethod
+    def for_cache(cls, cache_root: Path | None, provider: str) -> ResolutionMemo:
+        if cache_root is None:
+            return cls(None)
+        return cls(cache_root / "resolutions" / analysis_version() / f"{provider}.json")
+
+    def lookup(self, key: str, digest_of: Any) -> Any:
+        for deps, value in self._entries.get(key, ()):
+            if all(digest_of(module) == digest for module, digest in deps):
+                self.hits += 1
+                return value
+        self.misses += 1
+        return None
+
+    def store(self, key: str, deps: Deps, value: Any) -> None:
+        entries = self._entries.setdefault(key, [])
+        if all(existing != deps for existing, _ in entries):
+            entries.append((deps, value))
+            self._dirty = True
+
+    def save(self) -> None:
+        """Write the memo atomically (a temp file renamed into place); errors only warn."""
+        if self.path is None or not self._dirty:
+            return
+        document = {
+            "format": FORMAT,
+            "entries": {
+                key: [[list(map(list, deps)), value] for deps, value in entries]
+                for key, entries in sorted(self._entries.items())
+            },
+        }
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                json.dump(document, out, separators=(",", ":"))
+            Path(temp).replace(self.path)
+            self._dirty = False
+        except OSError as error:
+            logger.warning("could not write the lookup memo %s: %s", self.path, error)
+
+    def _load(self, path: Path) -> None:
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return  # absent or corrupt: start empty (it is only a memo)
+        if not isinstance(document, dict) or document.get("format") != FORMAT:
+            return
+        for key, entries in document.get("entries", {}).items():
+            self._entries[key] = [
+                (tuple((str(m), str(d)) for m, d in deps), value) for deps, value in entries
+            ]
+
+
+class MemoizedProvider:
+    """The pipeline's resolver for one release: the memo first, griffe only on a miss."""
+
+    def __init__(
+        self,
+        tree: SourceTree,
+        import_names: Iterable[str],
+        version: str | None,
+        memo: ResolutionMemo,
+    ) -> None:
+        self.tree = tree
+        self.import_names = frozenset(import_names)
+        self.version = version
+        self.memo = memo
+        self._api: ProviderAPI | None = None
+        self._digests: dict[str, str] = {}
+
+    @property
+    def modules_loaded(self) -> int:
+        return self._api.modules_loaded if self._api is not None else 0
+
+    def resolve(self, dotted: str, *, module_only: bool = False) -> Resolution:
+        key = f"{dotted}|{int(module_only)}"
+        stored = self.memo.lookup(key, self._digest)
+        if stored is not None:
+            return resolution_from_json(stored)
+        resolution, modules = self._real().resolve_tracked(dotted, module_only=module_only)
+        self.memo.store(key, self._deps(modules), resolution_to_json(resolution))
+        return resolution
+
+    def moved(self, dotted: str) -> str | None:
+        key = f"moved:{dotted}"
+        stored = self.memo.lookup(key, self._digest)
+        if stored is not None:
+            return str(stored["found"]) if stored["found"] else None
+        api = self._real()
+        found = api.moved(dotted)
+        self.memo.store(key, self._deps(api.loaded_modules()), {"found": found})
+        return found
+
+    def prefetch(self, dotted_paths: Iterable[str]) -> None:
+        prefetch = getattr(self.tree, "prefetch", None)
+        if prefetch is None:
+            return
+        from auditor.provider.paths import module_files
+
+        owned = [d for d in dotted_paths if d.split(".", 1)[0] in self.import_names]
+        paths = {c for d in owned for c in module_files(d)}
+        if paths:
+            prefetch(sorted(paths))
+
+    def _real(self) -> ProviderAPI:
+        if self._api is None:
+            from auditor.provider.api import ProviderAPI
+
+            self._api = ProviderAPI(self.tree, self.import_names, self.version)
+        return self._api
+
+    def _deps(self, modules: Iterable[str]) -> Deps:
+        return tuple(sorted((m, self._digest(m)) for m in set(modules)))
+
+    def _digest(self, module: str) -> str:
+        """What a module is in this tree: its file's sha256, a namespace folder, or absent."""
+        if module not in self._digests:
+            self._digests[module] = self._compute_digest(module)
+        return self._digests[module]
+
+    def _compute_digest(self, module: str) -> str:
+        base = module.replace(".", "/")
+        for candidate in (
+            f"{base}.pyi",
+            f"{base}.py",
+            f"{base}/__init__.pyi",
+            f"{base}/__init__.py",
+        ):
+            text = self.tree.read_text(candidate)
+            if text is not None:
+                return candidate + ":" + hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+        return "namespace" if self.tree.is_dir(base) else "absent"
+
+
+# ---------------------------------------------------------------------- (de)serialising
+
+
+def resolution_to_json(resolution: Resolution) -> dict[str, Any]:
+    symbol = resolution.symbol
+    return {
+        "status": resolution.status.value,
+        "path": resolution.path,
+        "missing": resolution.missing,
+        "detail": resolution.detail,
+        "symbol": None if symbol is None else _symbol_to_json(symbol),
+    }
+
+
+def resolution_from_json(data: dict[str, Any]) -> Resolution:
+    symbol = data.get("symbol")
+    return Resolution(
+        status=Lookup(data["status"]),
+        path=data["path"],
+        symbol=None if symbol is None else _symbol_from_json(symbol),
+        missing=data.get("missing"),
+        detail=data.get("detail"),
+    )
+
+
+def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
+    signature = symbol.signature
+    return {
+        "path": symbol.path,
+        "kind": symbol.kind.value,
+        "why_unknown": symbol.why_unknown,
+        "deprecated": symbol.deprecated,
+        "returns": None if signature is None else signature.returns,
+        "params": None
+        if signature is None
+        else [[p.name, p.kind.value, p.default, p.annotation] for p in signature.params],
+    }
+
+
+def _symbol_from_json(data: dict[str, Any]) -> Symbol:
+    params = data.get("params")
+    signature = None
+    if params is not None:
+        signature = Signature(
+            tuple(Param(n, ParamKind(k), d, a) for n, k, d, a in params), data.get("returns")
+        )
+    return Symbol(
+        path=data["path"],
+        kind=SymbolKind(data["kind"]),
+        signature=signature,
+        why_unknown=data.get("why_unknown"),
+        deprecated=data.get("deprecated"),
+    )

@@ -1,0 +1,99 @@
+"""The lookup memo: answers reused only while every file they depended on is unchanged."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from textwrap import dedent
+from typing import TYPE_CHECKING
+
+from auditor.model import Lookup
+from auditor.provider import MemoizedProvider, ProviderAPI, ResolutionMemo
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+
+class DictTree:
+    def __init__(self, files: dict[str, str]) -> None:
+        self.files = {k: dedent(v) for k, v in files.items()}
+        self.reads: list[str] = []
+
+    def read_text(self, path: str) -> str | None:
+        self.reads.append(path)
+        return self.files.get(path)
+
+    def is_dir(self, path: str) -> bool:
+        return any(k.startswith(path + "/") for k in self.files)
+
+    def walk(self) -> Iterator[str]:
+        return iter(sorted(self.files))
+
+
+V1 = {
+    "acme/__init__.py": "from acme.core import run\n",
+    "acme/core.py": "def run(a, b=1): ...\n",
+    "acme/other.py": "def unrelated(): ...\n",
+}
+
+
+def provider(files: dict[str, str], memo: ResolutionMemo) -> MemoizedProvider:
+    return MemoizedProvider(DictTree(files), ("acme",), "1", memo)
+
+
+def test_a_repeat_is_answered_from_the_memo_without_parsing(tmp_path: Path) -> None:
+    memo_file = tmp_path / "memo.json"
+    first = provider(V1, ResolutionMemo(memo_file))
+    expected = first.resolve("acme.run")
+    first.memo.save()
+    again = provider(V1, ResolutionMemo(memo_file))
+    assert again.resolve("acme.run") == expected
+    assert again.modules_loaded == 0  # griffe never ran
+    assert again.memo.hits == 1
+
+
+def test_a_changed_dependency_invalidates_the_answer(tmp_path: Path) -> None:
+    memo = ResolutionMemo(tmp_path / "memo.json")
+    assert provider(V1, memo).resolve("acme.run").symbol is not None
+    changed = {**V1, "acme/core.py": "def run(a): ...\n"}
+    fresh = provider(changed, memo)
+    symbol = fresh.resolve("acme.run").symbol
+    assert symbol is not None and str(symbol.signature) == "(a)"
+    assert fresh.modules_loaded > 0
+
+
+def test_releases_share_answers_when_the_files_read_are_the_same(tmp_path: Path) -> None:
+    memo = ResolutionMemo(None)
+    provider(V1, memo).resolve("acme.run")
+    other_release = {**V1, "acme/other.py": "def unrelated(x): ...\n"}  # not read by the lookup
+    second = provider(other_release, memo)
+    assert second.resolve("acme.run").status is Lookup.FOUND
+    assert second.modules_loaded == 0
+
+
+def test_memoized_answers_equal_direct_ones(tmp_path: Path) -> None:
+    memo_file = tmp_path / "memo.json"
+    paths = ["acme.run", "acme.core.run", "acme.gone", "acme.core", "torch.x"]
+    direct = ProviderAPI(DictTree(V1), ("acme",), "1")
+    warm = provider(V1, ResolutionMemo(memo_file))
+    for path in paths:
+        warm.resolve(path)
+    warm.memo.save()
+    reread = provider(V1, ResolutionMemo(memo_file))
+    assert [reread.resolve(p) for p in paths] == [direct.resolve(p) for p in paths]
+
+
+def test_a_corrupt_memo_file_is_ignored(tmp_path: Path) -> None:
+    memo_file = tmp_path / "memo.json"
+    memo_file.write_text("{not json")
+    assert provider(V1, ResolutionMemo(memo_file)).resolve("acme.run").status is Lookup.FOUND
+    memo_file.write_text(json.dumps({"format": 999, "entries": {}}))
+    assert ResolutionMemo(memo_file).lookup("x", str) is None
+
+
+def test_the_memo_module_does_not_import_griffe() -> None:
+    code = "import auditor.provider, sys; print('griffe' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
