@@ -1,0 +1,1 @@
+"""acme: a request scheduler."""
