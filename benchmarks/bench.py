@@ -187,15 +187,26 @@ def whole_wheels(work: Path) -> tuple[Run, dict[str, object]]:
 
 
 def pyright_run(work: Path, cache: Path, target_root: str) -> Run | str:
+    """pyright in a folder of its own (it crawls its project root): the consumer's package
+    and a config that puts the target's unpacked sources on the import path."""
     exe = shutil.which("pyright")
     if exe is None:
         return "skipped: pyright is not on PATH"
-    folder = work / "consumer"
-    if not folder.is_dir():
-        folder = _consumer_folder(cache, work)
-    config = {"include": [str(folder)], "extraPaths": [target_root], "typeCheckingMode": "basic"}
-    (work / "pyrightconfig.json").write_text(json.dumps(config), encoding="utf-8")
-    return run([exe, "--outputjson", "-p", str(work / "pyrightconfig.json")])
+    consumer = work / "consumer"
+    if not consumer.is_dir():
+        consumer = _consumer_folder(cache, work)
+    project = work / "pyright"
+    project.mkdir()
+    packages = [p for p in consumer.iterdir() if p.is_dir() and p.suffix != ".dist-info"]
+    for package in packages:
+        shutil.copytree(package, project / package.name)
+    config = {
+        "include": [p.name for p in packages],
+        "extraPaths": [target_root],
+        "typeCheckingMode": "basic",
+    }
+    (project / "pyrightconfig.json").write_text(json.dumps(config), encoding="utf-8")
+    return run([exe, "--outputjson", "-p", str(project / "pyrightconfig.json")])
 
 
 # --------------------------------------------------------------------------- output
