@@ -130,6 +130,8 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
     if resolution.status is Lookup.MISSING_MODULE:
         return Verdict(resolution, (Problem(Kind.REMOVED_MODULE),))
     if resolution.status is Lookup.MISSING_NAME:
+        if _gone_before_the_call(site.target, resolution.missing):
+            return Verdict(resolution)  # `gone().x`: the call of `gone` is reported itself
         if site.action is Action.OVERRIDE:
             return Verdict(resolution)  # a method of the consumer's own, not an override
         if site.store and site.action is Action.ATTRIBUTE:
@@ -144,6 +146,14 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
     if site.action is Action.OVERRIDE or site.call is None:
         return Verdict(resolution, (), signature)
     return Verdict(resolution, bind(site.call, signature), signature)
+
+
+def _gone_before_the_call(target: str, missing: str | None) -> bool:
+    """`a.gone().attr`: what is missing is the callee of an inner call, not this site's own."""
+    if "()" not in target or missing is None:
+        return False
+    head = target.split("()", 1)[0]
+    return head == missing or head.startswith(missing + ".")
 
 
 def _moved(resolver: Resolver, site: Site) -> str | None:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from auditor.bind import Problem, Verdict
     from auditor.graph import CallGraph
-    from auditor.model import ConsumerScan, ProviderInfo, Report, Site, Unparsable
+    from auditor.model import ConsumerScan, Handled, ProviderInfo, Report, Site, Unparsable
 
 REMOVALS = (Kind.REMOVED_MODULE, Kind.REMOVED_SYMBOL)
 CONTEXT_LINES = 2
@@ -83,7 +83,7 @@ def collect_findings(
     baselined = frozenset(f.fingerprint for f in recorded)
     owned: set[tuple[Finding, str]] = set()
     for audit in audits:
-        context = _Context(audit.checks)
+        context = _Context(audit.checks, scan.handlers)
         owned.update((f, audit.provider) for c in audit.checks for f in _site_findings(c, context))
     first = audits[0].provider if audits else ""
     owned.update((_unparsable(u, first), first) for u in scan.unparsable)
@@ -178,7 +178,10 @@ def timeline(report: Report) -> Timeline:
 class _Context:
     """Cross-site facts: failing imports per file, and verdicts of import alternatives."""
 
-    def __init__(self, checks: Sequence[SiteCheck]) -> None:
+    def __init__(
+        self, checks: Sequence[SiteCheck], handlers: Mapping[str, tuple[Handled, ...]]
+    ) -> None:
+        self.handlers = handlers
         self.imports: dict[tuple[str, str], SiteCheck] = {}
         self.failing: dict[tuple[str, str], set[tuple[str, bool]]] = {}
         # (path, version) -> {(import target, module_only)} of imports that fail there
@@ -192,6 +195,12 @@ class _Context:
                     entry = (check.site.target, check.site.module_only)
                     self.failing.setdefault(key, set()).add(entry)
 
+    def handled_at(self, site: Site) -> list[Handled]:
+        """The try/except blocks around a site's line (innermost last, any order)."""
+        line = site.location.line
+        blocks = self.handlers.get(site.location.path, ())
+        return [b for b in blocks if b.first_line <= line <= b.last_line]
+
     def covered_by_import(self, site: Site, version: str) -> bool:
         """A call or attribute through an import already reported gone in this release.
 
@@ -202,7 +211,7 @@ class _Context:
         if via is None:
             return False
         for target, module_only in self.failing.get((site.location.path, version), set()):
-            reaches = site.target == target or site.target.startswith(target + ".")
+            reaches = site.target == target or site.target.startswith((target + ".", target + "("))
             binds = target == via or (module_only and target.startswith(via + "."))
             if reaches and binds:
                 return True
@@ -242,15 +251,52 @@ def _as_known(problem: Problem, baseline: Verdict | None) -> Problem:
 
 
 def _excused(site: Site, problem: Problem, version: str, context: _Context) -> bool:
-    if problem.kind not in REMOVALS:
-        return False
-    if site.action in (Action.CALL, Action.ATTRIBUTE) and context.covered_by_import(site, version):
+    raised = _raises(site, problem)
+    if raised is None:
+        return False  # warnings and infos: nothing is raised, nothing can catch it
+    through_import = problem.kind in REMOVALS and site.action in (Action.CALL, Action.ATTRIBUTE)
+    if through_import and context.covered_by_import(site, version):
         return True
-    if site.guarded:
-        # try/except ImportError with no alternative, TYPE_CHECKING, version checks: the
-        # consumer already copes with the name being absent.
+    blocks = context.handled_at(site)
+    if blocks:
+        if not any(_catches(b.catches, raised) for b in blocks):
+            return False  # `except ModuleNotFoundError` does not catch a missing name
+        if problem.kind in REMOVALS and site.alternatives:
+            return context.alternative_works(site, version)
+        return True  # the consumer catches this very failure (or this is its fallback)
+    if site.guarded and problem.kind in REMOVALS:
+        # TYPE_CHECKING, version checks, stubs, import alternatives: the consumer expects
+        # the name to be absent somewhere. (Calls there are still bound: they run.)
         return not site.alternatives or context.alternative_works(site, version)
     return False
+
+
+# What each kind raises at run time, and the classes above it that also catch it.
+EXCEPTION_PARENTS = {
+    "ModuleNotFoundError": ("ImportError", "Exception", "BaseException"),
+    "ImportError": ("Exception", "BaseException"),
+    "AttributeError": ("Exception", "BaseException"),
+    "TypeError": ("Exception", "BaseException"),
+}
+
+
+def _raises(site: Site, problem: Problem) -> str | None:
+    if problem.kind is Kind.REMOVED_MODULE:
+        return "ModuleNotFoundError"
+    if problem.kind is Kind.REMOVED_SYMBOL:
+        return "ImportError" if site.action is Action.IMPORT else "AttributeError"
+    if problem.kind in (
+        Kind.UNEXPECTED_KEYWORD,
+        Kind.MISSING_ARGUMENT,
+        Kind.TOO_MANY_POSITIONAL,
+        Kind.OVERRIDE_MISMATCH,
+    ):
+        return "TypeError"
+    return None
+
+
+def _catches(catches: frozenset[str], raised: str) -> bool:
+    return raised in catches or any(p in catches for p in EXCEPTION_PARENTS[raised])
 
 
 def _finding(check: SiteCheck, problem: Problem, versions: tuple[str, ...]) -> Finding:

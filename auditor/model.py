@@ -113,6 +113,18 @@ class ConsumerScan:
     lines: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # path -> source lines
     suppressions: Mapping[str, Mapping[int, frozenset[str]]] = field(default_factory=dict)
     # path -> line -> kinds ignored there (empty set: bare `# drift-audit: ignore`)
+    handlers: Mapping[str, tuple[Handled, ...]] = field(default_factory=dict)
+    # path -> the `try` bodies and `except` blocks of that file, with what they catch
+
+
+@dataclass(frozen=True, slots=True)
+class Handled:
+    """Lines under a `try` (or in one of its `except` blocks, which run only after that
+    exception): an exception of one of `catches` raised there does not end the program."""
+
+    first_line: int
+    last_line: int
+    catches: frozenset[str]  # exception class names; "BaseException" for a bare except
 
 
 # --------------------------------------------------------------------------- provider side

@@ -118,7 +118,7 @@ def _drops_first(function: griffe.Function, bound: bool) -> bool:
         return False
     if "classmethod" in function.labels:
         return True
-    return bound or function.name in {"__init__", "__new__"}
+    return bound  # `Cls.__init__(self, x)` through the class passes self explicitly
 
 
 def _param(parameter: griffe.Parameter) -> Param:

@@ -142,6 +142,7 @@ def _assemble(
         unparsable=tuple(sorted(unparsable, key=lambda u: (u.path, u.line, u.column))),
         lines=lines,
         suppressions=ignored,
+        handlers={f.path: tuple(f.handled) for f in walked if f.handled},
     )
 
 

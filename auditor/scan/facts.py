@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Final
 
-from auditor.model import CallShape, Definition, Edge, Location, Site
+from auditor.model import CallShape, Definition, Edge, Handled, Location, Site
 
 if TYPE_CHECKING:
     import ast
@@ -159,3 +159,4 @@ class FileFacts:
     name_stores: list[NameStore] = field(default_factory=list)
     attr_stores: list[AttrStore] = field(default_factory=list)
     functions: list[FunctionFacts] = field(default_factory=list)
+    handled: list[Handled] = field(default_factory=list)

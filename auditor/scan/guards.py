@@ -31,6 +31,14 @@ def _catches_import_failure(handler: ast.ExceptHandler) -> bool:
     return any(_last_name(kind) in _IMPORT_FAILURES for kind in kinds)
 
 
+def caught(handler: ast.ExceptHandler) -> frozenset[str]:
+    """The exception class names an `except` clause catches ("BaseException" when bare)."""
+    if handler.type is None:
+        return frozenset({"BaseException"})
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return frozenset(name for name in map(_last_name, kinds) if name)
+
+
 def catches_import_failure(handlers: list[ast.ExceptHandler]) -> bool:
     """Whether one of a `try`'s handlers would swallow a failed import."""
     return any(_catches_import_failure(h) for h in handlers)

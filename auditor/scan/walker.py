@@ -17,7 +17,7 @@ import re
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from auditor.model import Definition, Edge
+from auditor.model import Definition, Edge, Handled
 from auditor.scan import guards
 from auditor.scan.calls import call_chain, call_shape, dotted_chain, super_call
 from auditor.scan.facts import (
@@ -435,6 +435,7 @@ class Walker:
     # ------------------------------------------------------------------ guards
 
     def visit_Try(self, node: ast.Try) -> None:
+        self._record_handled(node)
         if not guards.catches_import_failure(node.handlers):
             self._children(node)
             return
@@ -445,6 +446,18 @@ class Walker:
         self._body(node.finalbody)
 
     visit_TryStar = visit_Try
+
+    def _record_handled(self, node: ast.Try) -> None:
+        """The try body catches what any handler catches; each handler's own block is a
+        fallback that runs only after the exception it names."""
+        catches = [guards.caught(h) for h in node.handlers]
+        if node.body and catches:
+            every = frozenset().union(*catches)
+            self.facts.handled.append(Handled(node.body[0].lineno, _end(node.body[-1]), every))
+        for handler, names in zip(node.handlers, catches, strict=True):
+            if handler.body:
+                first, last = handler.body[0].lineno, _end(handler.body[-1])
+                self.facts.handled.append(Handled(first, last, names))
 
     def _branch(self, body: Iterable[ast.AST], *, fallback: bool) -> tuple[int, int]:
         start = self.imports.mark()
@@ -501,3 +514,7 @@ def _child_fields(kind: type[ast.AST]) -> tuple[str, ...]:
     if fields is None:
         fields = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _NOT_CHILDREN)
     return fields
+
+
+def _end(node: ast.stmt) -> int:
+    return node.end_lineno if node.end_lineno is not None else node.lineno
