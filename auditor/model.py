@@ -305,6 +305,7 @@ class Stats:
     provider_modules_loaded: int = 0
     bytes_fetched: int = 0
     seconds: float = 0.0
+    requests: int = 0  # HTTP requests made to the index and its file hosts
 
 
 @dataclass(frozen=True, slots=True)

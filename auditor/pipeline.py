@@ -114,6 +114,7 @@ def audit(
         call_sites=_call_sites(scan),
         provider_modules_loaded=work.modules_loaded,
         bytes_fetched=index.bytes_fetched,
+        requests=getattr(index, "requests_made", 0),
         seconds=round(time.perf_counter() - started, 3),
     )
     providers = tuple(

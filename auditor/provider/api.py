@@ -28,7 +28,7 @@ import griffe
 from auditor.model import Lookup, Resolution, Signature, Symbol, SymbolKind
 from auditor.provider import classes, exprs, functions
 from auditor.provider.classes import Maker, Unknown
-from auditor.provider.paths import module_files
+from auditor.provider.paths import module_files, prefixes
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -97,6 +97,7 @@ class ProviderAPI:
         self._decorators: dict[str, tuple[Maker | str | None, frozenset[str]]] = {}
         self._tracking: list[set[str]] = []  # modules touched by the lookups under way
         self.load_errors: dict[str, str] = {}
+        self._wanted: set[str] = set()  # every prefix of every path asked about so far
 
     @property
     def modules_loaded(self) -> int:
@@ -118,6 +119,7 @@ class ProviderAPI:
         """The resolution and every module whose file it depended on (for the memo)."""
         key = (dotted, module_only)
         if key not in self._cache:
+            self._wanted.update(prefixes(dotted))
             self._cache[key] = self._tracked(lambda: self._resolve(dotted, module_only))
         resolution, modules = self._cache[key]
         self._merge(modules)
@@ -167,7 +169,9 @@ class ProviderAPI:
         prefetch = getattr(self.tree, "prefetch", None)
         if prefetch is None:
             return
-        paths = {c for d in dotted_paths if self.owns(d) for c in module_files(d)}
+        owned = [d for d in dotted_paths if self.owns(d)]
+        self._wanted.update(p for d in owned for p in prefixes(d))
+        paths = {c for d in owned for c in module_files(d)}
         if paths:
             prefetch(sorted(paths))
 
@@ -216,7 +220,7 @@ class ProviderAPI:
                 logger.warning("provider module %s could not be read: %s", name, error)
                 raise Unknown(f"module {name} could not be parsed") from error
             self._attach(module, parent)
-            self.prefetch(_alias_targets(module))
+            self.prefetch(_alias_targets(module, self._wanted))
             return module
         if self.tree.is_dir(base):  # a namespace package
             module = griffe.Module(short, filepath=None, parent=parent)
@@ -550,12 +554,14 @@ def _source(obj: Any) -> str:
         return ""
 
 
-def _alias_targets(module: griffe.Module) -> list[str]:
+def _alias_targets(module: griffe.Module, wanted: set[str]) -> list[str]:
+    """Where the re-exports a lookup asks for lead (and every wildcard import): not every
+    alias of a package's __init__, most of which no lookup ever follows."""
     targets = []
-    for member in module.members.values():
+    for name, member in module.members.items():
         wildcard = getattr(member, "wildcard", None)
         if wildcard:
             targets.append(wildcard)
-        elif member.is_alias:
+        elif member.is_alias and f"{module.path}.{name}" in wanted:
             targets.append(str(getattr(member, "target_path", "")))
     return targets

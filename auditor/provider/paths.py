@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 
+def prefixes(dotted: str) -> list[str]:
+    """`a`, `a.b`, `a.b.c` for `a.b.c` (instance markers `()` dropped)."""
+    parts = [p.removesuffix("()") for p in dotted.split(".")]
+    return [".".join(parts[:size]) for size in range(1, len(parts) + 1)]
+
+
 def module_files(dotted: str) -> list[str]:
     """Every file a lookup of `dotted` may read: each prefix as module or package."""
     parts = [p.removesuffix("()") for p in dotted.split(".")]

@@ -59,6 +59,7 @@ def to_dict(report: Report) -> dict[str, Any]:
             "call_sites": stats.call_sites,
             "provider_modules_loaded": stats.provider_modules_loaded,
             "bytes_fetched": stats.bytes_fetched,
+            "requests": stats.requests,
             "seconds": round(stats.seconds, 3),
         },
     }
@@ -288,6 +289,7 @@ def _stats(data: Mapping[str, Any]) -> Stats:
         provider_modules_loaded=_get(data, "provider_modules_loaded", int, where),
         bytes_fetched=_get(data, "bytes_fetched", int, where),
         seconds=float(_get(data, "seconds", (int, float), where)),
+        requests=int(data.get("requests", 0)),  # added after schema 1 first shipped
     )
 
 

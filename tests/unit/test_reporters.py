@@ -221,6 +221,7 @@ def test_json_report_has_every_schema_field_in_a_stable_order() -> None:
         "call_sites",
         "provider_modules_loaded",
         "bytes_fetched",
+        "requests",
         "seconds",
     ]
     first = data["findings"][0]
