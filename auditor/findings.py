@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 REMOVALS = (Kind.REMOVED_MODULE, Kind.REMOVED_SYMBOL)
 CONTEXT_LINES = 2
+MAX_SITE_LINES = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,7 +362,7 @@ def _decorate(
         finding,
         status=status,
         reached_from=graph.reached_from(finding.scope),
-        source=_context_lines(scan.lines.get(finding.location.path, ()), finding.location.line),
+        source=_context_lines(scan.lines.get(finding.location.path, ()), finding.location),
     )
 
 
@@ -372,7 +373,10 @@ def _suppressed(finding: Finding, suppressions: Mapping[str, Mapping[int, frozen
     return not kinds or finding.kind.slug in kinds
 
 
-def _context_lines(lines: Sequence[str], line: int) -> tuple[tuple[int, str], ...]:
-    first = max(1, line - CONTEXT_LINES)
-    last = min(len(lines), line + CONTEXT_LINES)
+def _context_lines(lines: Sequence[str], where: Location) -> tuple[tuple[int, str], ...]:
+    """The site's lines (a call may span several: its keywords are what changed) and a few
+    around them; very long sites are cut after MAX_SITE_LINES."""
+    end = min(where.end_line, where.line + MAX_SITE_LINES)
+    first = max(1, where.line - CONTEXT_LINES)
+    last = min(len(lines), max(where.line, end) + CONTEXT_LINES)
     return tuple((n, lines[n - 1]) for n in range(first, last + 1))
