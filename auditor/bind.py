@@ -257,7 +257,7 @@ def _suggest(problem: Problem, before: Verdict | None, after: Verdict) -> Proble
     elif problem.kind is Kind.MISSING_ARGUMENT and problem.parameter:
         param = after.callee.param(problem.parameter)
         annotation = f": {param.annotation}" if param and param.annotation else ""
-        hint = f"pass {problem.parameter}=... (new required parameter{annotation})"
+        hint = f"pass {problem.parameter}=... (a required parameter{annotation})"
     else:
         hint = None
     return Problem(problem.kind, problem.parameter, hint) if hint else problem
