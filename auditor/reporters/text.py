@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import groupby
 from typing import TYPE_CHECKING
@@ -189,7 +190,26 @@ def _source_lines(finding: Finding, pal: Palette) -> list[str]:
         f"{INDENT}{pal.dim}{number} |{pal.reset} {text}",
         f"{INDENT}{pal.dim}{gutter} |{pal.reset} {pad}{pal.severity(finding.severity)}"
         f"{'^' * width}{pal.reset}",
+        *_keyword_line(finding, pal, len(number)),
     ]
+
+
+def _keyword_line(finding: Finding, pal: Palette, gutter: int) -> list[str]:
+    """In a call over several lines, also the line that passes the keyword at fault."""
+    loc, parameter = finding.location, finding.parameter
+    if not parameter or loc.end_line == loc.line:
+        return []
+    pattern = re.compile(rf"\b{re.escape(parameter)}\s*=(?!=)")
+    for number, text in finding.source:
+        if loc.line < number <= loc.end_line and (match := pattern.search(text)):
+            pad = "".join(ch if ch == "\t" else " " for ch in text[: match.start()])
+            return [
+                f"{INDENT}{pal.dim}{'.' * gutter} |{pal.reset}",
+                f"{INDENT}{pal.dim}{str(number).rjust(gutter)} |{pal.reset} {text.rstrip()}",
+                f"{INDENT}{pal.dim}{' ' * gutter} |{pal.reset} {pad}"
+                f"{pal.severity(finding.severity)}{'^' * len(parameter)}{pal.reset}",
+            ]
+    return []
 
 
 def _detail_lines(finding: Finding, pal: Palette) -> list[str]:
