@@ -1,0 +1,1 @@
+"""acme: request handlers."""
