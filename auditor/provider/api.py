@@ -28,7 +28,7 @@ import griffe
 from auditor.model import Lookup, Resolution, Signature, Symbol, SymbolKind
 from auditor.provider import classes, exprs, functions
 from auditor.provider.classes import Maker, Unknown
-from auditor.provider.paths import module_files, prefixes
+from auditor.provider.paths import candidates, module_files, prefixes
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -195,12 +195,7 @@ class ProviderAPI:
 
     def _visit(self, name: str, short: str, parent: griffe.Module | None) -> griffe.Module | None:
         base = name.replace(".", "/")
-        for candidate in (
-            f"{base}.pyi",
-            f"{base}.py",
-            f"{base}/__init__.pyi",
-            f"{base}/__init__.py",
-        ):
+        for candidate in candidates(name):
             code = self.tree.read_text(candidate)
             if code is None:
                 continue

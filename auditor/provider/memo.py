@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from auditor.model import Lookup, Param, ParamKind, Resolution, Signature, Symbol, SymbolKind
+from auditor.provider.paths import candidates, module_files
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -157,8 +158,6 @@ class MemoizedProvider:
         prefetch = getattr(self.tree, "prefetch", None)
         if prefetch is None:
             return
-        from auditor.provider.paths import module_files
-
         owned = [d for d in dotted_paths if d.split(".", 1)[0] in self.import_names]
         paths = {c for d in owned for c in module_files(d)}
         if paths:
@@ -182,12 +181,7 @@ class MemoizedProvider:
 
     def _compute_digest(self, module: str) -> str:
         base = module.replace(".", "/")
-        for candidate in (
-            f"{base}.pyi",
-            f"{base}.py",
-            f"{base}/__init__.pyi",
-            f"{base}/__init__.py",
-        ):
+        for candidate in candidates(module):
             text = self.tree.read_text(candidate)
             if text is not None:
                 return candidate + ":" + hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()

@@ -9,11 +9,12 @@ def prefixes(dotted: str) -> list[str]:
     return [".".join(parts[:size]) for size in range(1, len(parts) + 1)]
 
 
+def candidates(module: str) -> tuple[str, ...]:
+    """The files that may hold a module, in the order Python's finders prefer them."""
+    base = module.replace(".", "/")
+    return (f"{base}.pyi", f"{base}.py", f"{base}/__init__.pyi", f"{base}/__init__.py")
+
+
 def module_files(dotted: str) -> list[str]:
     """Every file a lookup of `dotted` may read: each prefix as module or package."""
-    parts = [p.removesuffix("()") for p in dotted.split(".")]
-    files = []
-    for size in range(1, len(parts) + 1):
-        base = "/".join(parts[:size])
-        files += [f"{base}.pyi", f"{base}.py", f"{base}/__init__.pyi", f"{base}/__init__.py"]
-    return files
+    return [file for prefix in prefixes(dotted) for file in candidates(prefix)]

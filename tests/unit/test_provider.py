@@ -2,31 +2,11 @@
 
 from __future__ import annotations
 
-from textwrap import dedent
-from typing import TYPE_CHECKING
-
 import pytest
 
 from auditor.model import Lookup, SymbolKind
 from auditor.provider import ProviderAPI
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
-
-
-class DictTree:
-    def __init__(self, files: dict[str, str]) -> None:
-        self.files = {k: dedent(v) for k, v in files.items()}
-
-    def read_text(self, path: str) -> str | None:
-        return self.files.get(path)
-
-    def is_dir(self, path: str) -> bool:
-        return any(k.startswith(path + "/") for k in self.files)
-
-    def walk(self) -> Iterator[str]:
-        return iter(sorted(self.files))
-
+from tests.helpers import DictTree
 
 ACME = {
     "acme/__init__.py": """

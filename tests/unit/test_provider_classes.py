@@ -17,25 +17,10 @@ import pytest
 from auditor.bind import bind
 from auditor.model import CallShape
 from auditor.provider import ProviderAPI
+from tests.helpers import DictTree
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from auditor.model import Signature
-
-
-class DictTree:
-    def __init__(self, files: dict[str, str]) -> None:
-        self.files = {k: dedent(v) for k, v in files.items()}
-
-    def read_text(self, path: str) -> str | None:
-        return self.files.get(path)
-
-    def is_dir(self, path: str) -> bool:
-        return any(k.startswith(path + "/") for k in self.files)
-
-    def walk(self) -> Iterator[str]:
-        return iter(sorted(self.files))
 
 
 def derive(source: str, name: str = "C") -> Signature | None:

@@ -5,31 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from textwrap import dedent
 from typing import TYPE_CHECKING
 
 from auditor.model import Lookup
 from auditor.provider import MemoizedProvider, ProviderAPI, ResolutionMemo
+from tests.helpers import DictTree
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from pathlib import Path
-
-
-class DictTree:
-    def __init__(self, files: dict[str, str]) -> None:
-        self.files = {k: dedent(v) for k, v in files.items()}
-        self.reads: list[str] = []
-
-    def read_text(self, path: str) -> str | None:
-        self.reads.append(path)
-        return self.files.get(path)
-
-    def is_dir(self, path: str) -> bool:
-        return any(k.startswith(path + "/") for k in self.files)
-
-    def walk(self) -> Iterator[str]:
-        return iter(sorted(self.files))
 
 
 V1 = {
