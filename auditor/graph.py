@@ -21,7 +21,12 @@ public modules (no `_private` part): importing one runs it and exposes what it d
 from __future__ import annotations
 
 import ast
+import hashlib
+import json
+import os
+import tempfile
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -35,9 +40,12 @@ _INIT_NAMES = ("/__init__.py", "/__init__.pyi", ".py", ".pyi")
 
 
 class CallGraph:
-    """Built on first use: networkx (~0.17 s to import here) only when a chain is asked for."""
+    """Built on first use: networkx (~0.07-0.17 s to import here) only when a chain is asked
+    for, and not even then when `store` already holds the chains of a graph of this shape."""
 
-    def __init__(self, scan: ConsumerScan, entry_points: Iterable[str] = ()) -> None:
+    def __init__(
+        self, scan: ConsumerScan, entry_points: Iterable[str] = (), store: Path | None = None
+    ) -> None:
         self._scan = scan
         exports = _Exports(scan)
         modules = [d.name for d in scan.definitions if d.kind == "module"]
@@ -46,6 +54,40 @@ class CallGraph:
         self.entry_points = frozenset(declared | exports.public_api() | mains)
         self.public_modules = frozenset(m for m in modules if _is_public(m))
         self._cache: dict[str, tuple[tuple[str, ...], ...]] = {}
+        self._store = store / f"{self.fingerprint()}.json" if store is not None else None
+        self._stored = _load_chains(self._store)
+        self._new = False
+
+    def fingerprint(self) -> str:
+        """A hash of what the chains depend on: names, edges, sites' scopes, entry points
+        (not line numbers: an edit that keeps who-calls-whom keeps every chain)."""
+        digest = hashlib.sha256()
+        parts = [
+            sorted(f"{d.name}|{d.kind}" for d in self._scan.definitions),
+            sorted(f"{e.caller}>{e.callee}" for e in self._scan.edges),
+            sorted({f"{s.scope}>{s.target}" for s in self._scan.sites}),
+            sorted(self.entry_points),
+            sorted(self.public_modules),
+        ]
+        for part in parts:
+            digest.update("\n".join(part).encode())
+            digest.update(b"\x00")
+        return digest.hexdigest()[:32]
+
+    def save(self) -> None:
+        """Keep the chains computed in this run for the next one (atomic; errors ignored)."""
+        if self._store is None or not self._new:
+            return
+        document = {scope: [list(c) for c in chains] for scope, chains in self._cache.items()}
+        document.update({k: v for k, v in self._stored.items() if k not in document})
+        try:
+            self._store.parent.mkdir(parents=True, exist_ok=True)
+            handle, temp = tempfile.mkstemp(dir=self._store.parent, suffix=".tmp")
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                json.dump(document, out, sort_keys=True)
+            Path(temp).replace(self._store)
+        except OSError:
+            return
 
     @cached_property
     def graph(self) -> Any:
@@ -68,7 +110,12 @@ class CallGraph:
         them reaches the scope, from the public modules.
         """
         if scope not in self._cache:
-            self._cache[scope] = self._chains(scope)
+            stored = self._stored.get(scope)
+            if stored is not None:
+                self._cache[scope] = tuple(tuple(chain) for chain in stored)
+            else:
+                self._cache[scope] = self._chains(scope)
+                self._new = True
         return self._cache[scope]
 
     def _chains(self, scope: str) -> tuple[tuple[str, ...], ...]:
@@ -91,7 +138,19 @@ def _is_public(module: str) -> bool:
     )
 
 
-def build_graph(scan: ConsumerScan, entry_points: Iterable[str] = ()) -> CallGraph:
+def _load_chains(path: Path | None) -> dict[str, list[list[str]]]:
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def build_graph(
+    scan: ConsumerScan, entry_points: Iterable[str] = (), store: Path | None = None
+) -> CallGraph:
     """The consumer's call graph with its edges into the provider.
 
     Args:
@@ -99,7 +158,7 @@ def build_graph(scan: ConsumerScan, entry_points: Iterable[str] = ()) -> CallGra
         entry_points: object references from the consumer's metadata (`pkg.cli:main`,
             `pkg.cli:App.run`, `pkg.plugin`); ones that name nothing in the scan are ignored.
     """
-    return CallGraph(scan, entry_points)
+    return CallGraph(scan, entry_points, store)
 
 
 # --------------------------------------------------------------------------- exports

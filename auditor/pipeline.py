@@ -94,8 +94,10 @@ def audit(
     scan = scan_consumer(
         consumer_release.tree, consumer_release.import_names, import_names, exclude=exclude
     )
-    graph = build_graph(scan, consumer_entry_points(consumer_release))
-    work = _Work(memo_root=_memo_root(index))
+    memo_root = _memo_root(index)
+    chains = memo_root / "chains" if memo_root is not None else None
+    graph = build_graph(scan, consumer_entry_points(consumer_release), chains)
+    work = _Work(memo_root=memo_root)
     audits = [
         _check_provider(name, releases, baselines[name], scan.sites, work)
         for name, releases in targets.items()
@@ -108,6 +110,7 @@ def audit(
     )  # fmt: skip
     recorded = _recorded_findings(baseline_file)
     collected = collect_findings(scan, audits, graph, recorded=recorded)
+    graph.save()
     _warn_unused(collected.unused_suppressions)
     stats = Stats(
         files_scanned=len(scan.files),

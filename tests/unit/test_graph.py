@@ -121,3 +121,27 @@ def test_an_unparsable_package_init_exports_nothing(
     graph = graph_of(make_tree, tmp_path, files)
     assert graph.entry_points == set()
     assert graph.reached_from("widget.core.f") == (("widget.core", "widget.core.f"),)
+
+
+def test_chains_are_kept_for_a_graph_of_the_same_shape(
+    make_tree: Callable[[Path, Mapping[str, str]], Path], tmp_path: Path
+) -> None:
+    root = make_tree(tmp_path / "src", FILES)
+    tree = FolderTree(root, packages=["widget"])
+    store = tmp_path / "chains"
+    first = build_graph(scan_consumer(tree, ("widget",), ("acme",)), (), store)
+    expected = first.reached_from("widget._impl.work")
+    first.save()
+    # an edit that keeps who-calls-whom (a comment, a literal) keeps the graph's shape
+    edited = FILES["widget/_impl.py"].replace("acme.f(1)", "acme.f(2)  # tuned")
+    (root / "widget" / "_impl.py").write_text(edited)
+    again = build_graph(scan_consumer(tree, ("widget",), ("acme",)), (), store)
+    assert again.fingerprint() == first.fingerprint()
+    assert again.reached_from("widget._impl.work") == expected
+    assert "graph" not in again.__dict__  # answered from the store: networkx never built it
+    # a new call changes the shape: the chains are computed afresh
+    (root / "widget" / "tools.py").write_text(
+        FILES["widget/tools.py"] + "\ndef more():\n    return acme.k()\n"
+    )
+    reshaped = build_graph(scan_consumer(tree, ("widget",), ("acme",)), (), store)
+    assert reshaped.fingerprint() != first.fingerprint()
