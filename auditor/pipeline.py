@@ -98,6 +98,7 @@ def audit(
     chains = memo_root / "chains" if memo_root is not None else None
     graph = build_graph(scan, consumer_entry_points(consumer_release), chains)
     work = _Work(memo_root=memo_root)
+    _prefetch_all([*baselines.values(), *(r for rs in targets.values() for r in rs)], scan, work)
     audits = [
         _check_provider(name, releases, baselines[name], scan.sites, work)
         for name, releases in targets.items()
@@ -237,6 +238,15 @@ def _check_provider(
         for i, site in enumerate(owned)
     )
     return ProviderChecks(name, tuple(version for version, _ in per_release), checks)
+
+
+def _prefetch_all(releases: Iterable[Release | None], scan: ConsumerScan, work: _Work) -> None:
+    """Start fetching every release's modules at once: lazy trees download concurrently."""
+    for release in releases:
+        if release is not None:
+            memo = work.memo(release.name)
+            resolver = MemoizedProvider(release.tree, release.import_names, release.version, memo)
+            resolver.prefetch(site.target for site in scan.sites)
 
 
 def _verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Verdict, ...]:
