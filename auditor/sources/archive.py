@@ -4,14 +4,18 @@
 #       archive, keep the sources, delete the archive; remote wheels are read member by member
 #       instead, in remote.py, when the server honours ranges); extracting .py/.pyi plus
 #       METADATA / top_level.txt (wheel) or PKG-INFO / pyproject.toml (sdist) and nothing else;
-#       skipping unsafe members (absolute, `..`, symlinks) with a warning; the import root and
-#       names (wheel: the archive root; sdist: `src/` if it holds packages, else the top folder).
+#       skipping unsafe members (absolute, `..`, drive letters, links, a path that cannot be
+#       laid out) and earlier duplicates with a warning; the size limits of limits.py (a member
+#       over the per-file limit is skipped; a bomb is an ArchiveError); checking a wheel's
+#       members against its RECORD; the import root and names (wheel: the archive root; sdist:
+#       `src/` if it holds packages, else the top folder).
 # Takes: an archive on disk (or a DistFile and a Fetcher). Gives: files under `dest`, a Layout.
 # Never runs setup.py or a build backend. Corrupt archives raise ArchiveError.
 """Reading sources out of wheels and sdists, without building anything."""
 
 from __future__ import annotations
 
+import errno
 import logging
 import zlib
 from dataclasses import dataclass
@@ -19,7 +23,8 @@ from functools import partial
 from stat import S_ISLNK
 from typing import TYPE_CHECKING
 
-from auditor.errors import ArchiveError
+from auditor.errors import ArchiveError, FetchError
+from auditor.sources import limits
 from auditor.sources.trees import (
     PY_SUFFIXES,
     Metadata,
@@ -32,6 +37,7 @@ from auditor.sources.trees import (
     read_top_level,
     safe_relative,
 )
+from auditor.sources.zipdir import check_record, parse_record
 
 if TYPE_CHECKING:
     import tarfile
@@ -47,6 +53,9 @@ log = logging.getLogger("drift_audit")
 ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip")
 _WHEEL_META = ("METADATA", "top_level.txt")
 _SDIST_META = ("PKG-INFO", "pyproject.toml")
+_TAR_HEADER = 512  # bytes of stream per tar member header
+# A write that fails for one of these is the cache's fault, not the member's: an error.
+_CACHE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM})
 
 
 @dataclass(frozen=True)
@@ -62,7 +71,9 @@ class Layout:
 class _Entry:
     name: str
     kind: str  # "file", "dir" or "link" (anything not a regular file or folder)
-    read: Callable[[], bytes]
+    read: Callable[[], bytes]  # never more than `size` bytes
+    size: int  # uncompressed, as the archive declares it
+    compressed: int | None = None  # None: compressed as one stream with the others (tar)
 
 
 def is_archive_name(filename: str) -> bool:
@@ -95,19 +106,26 @@ def fetch_sources(
 def extract_sources(archive: Path, filename: str, dest: Path, *, project: str) -> Layout:
     """Extract the sources of a wheel or sdist named `filename` into the folder `dest`."""
     import gzip  # here, not at the top: a run from the cache extracts nothing
+    import lzma
     import tarfile
     import zipfile
 
     wheel = filename.endswith(".whl")
-    corrupt = (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile)
+    corrupt = (
+        zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile,
+        lzma.LZMAError, OSError,
+    )  # fmt: skip
     try:
         if filename.endswith((".whl", ".zip")):
             with zipfile.ZipFile(archive) as zf:
                 _extract(_zip_entries(zf), filename, dest, wheel=wheel)
         else:
             with tarfile.open(archive) as tf:
-                _extract(_tar_entries(tf), filename, dest, wheel=False)
-    except (*corrupt, NotImplementedError) as exc:
+                entries = _tar_entries(tf, filename, archive.stat().st_size)
+                _extract(entries, filename, dest, wheel=False)
+    except (FetchError, ArchiveError):
+        raise
+    except (*corrupt, NotImplementedError, ValueError) as exc:
         raise ArchiveError(
             f"{filename} is not a readable archive (corrupt or truncated): {exc}",
             hint="delete the file and fetch it again; a download is retried on the next run",
@@ -116,7 +134,10 @@ def extract_sources(archive: Path, filename: str, dest: Path, *, project: str) -
 
 
 def _zip_entries(zf: zipfile.ZipFile) -> list[_Entry]:
-    return [_Entry(i.filename, _zip_kind(i), partial(zf.read, i)) for i in zf.infolist()]
+    return [
+        _Entry(i.filename, _zip_kind(i), partial(zf.read, i), i.file_size, i.compress_size)
+        for i in zf.infolist()
+    ]
 
 
 def _zip_kind(info: zipfile.ZipInfo) -> str:
@@ -125,8 +146,18 @@ def _zip_kind(info: zipfile.ZipInfo) -> str:
     return "link" if S_ISLNK(info.external_attr >> 16) else "file"
 
 
-def _tar_entries(tf: tarfile.TarFile) -> list[_Entry]:
-    return [_Entry(m.name, _tar_kind(m), partial(_tar_read, tf, m)) for m in tf.getmembers()]
+def _tar_entries(tf: tarfile.TarFile, filename: str, archive_size: int) -> list[_Entry]:
+    """The members, read header by header: the stream's total and ratio are checked before
+    each member is skipped over (skipping inflates it), so a bomb stops early."""
+    budget = limits.SizeBudget(filename)
+    entries = []
+    for member in tf:
+        budget.add(member.size + _TAR_HEADER)
+        budget.check_stream(archive_size)
+        entries.append(
+            _Entry(member.name, _tar_kind(member), partial(_tar_read, tf, member), member.size)
+        )
+    return entries
 
 
 def _tar_kind(member: tarfile.TarInfo) -> str:
@@ -142,7 +173,7 @@ def _tar_read(tf: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
     if handle is None:
         raise tarfile.TarError(f"cannot read member {member.name}")
     with handle:
-        return handle.read()
+        return handle.read(member.size)
 
 
 def _extract(entries: Iterable[_Entry], filename: str, dest: Path, *, wheel: bool) -> None:
@@ -154,6 +185,21 @@ def _extract(entries: Iterable[_Entry], filename: str, dest: Path, *, wheel: boo
         elif rel:
             safe.append((rel, entry))
     prefix = "" if wheel else _top_folder([rel for rel, _ in safe])
+    kept = _kept(safe, filename, prefix, wheel=wheel)
+    hashes = _record_hashes(safe, filename) if wheel else {}
+    budget = limits.SizeBudget(filename)
+    for target, entry in kept:
+        if entry.compressed is not None:  # a zip member: a stream of its own
+            budget.add(entry.size)
+        _write(dest, target, entry, filename, hashes)
+
+
+def _kept(
+    safe: list[tuple[str, _Entry]], filename: str, prefix: str, *, wheel: bool
+) -> list[tuple[str, _Entry]]:
+    """(tree path, entry) of the members the tree keeps: no folders, links or oversized files;
+    of duplicates, the last (as zipfile and installers do)."""
+    chosen: dict[str, tuple[str, _Entry]] = {}
     for rel, entry in safe:
         target = wheel_target(rel) if wheel else _sdist_target(rel, prefix)
         if target is None or entry.kind == "dir":
@@ -161,9 +207,54 @@ def _extract(entries: Iterable[_Entry], filename: str, dest: Path, *, wheel: boo
         if entry.kind == "link":
             log.warning("skipping link member %r in %s", entry.name, filename)
             continue
-        path = dest / target
+        if entry.compressed is not None:
+            limits.check_ratio(entry.name, filename, entry.size, entry.compressed)
+        if limits.too_big(entry.size):
+            log.warning(
+                "skipping member %r in %s: %d bytes, over the limit of %d for a source file",
+                entry.name, filename, entry.size, limits.MAX_FILE_BYTES,
+            )  # fmt: skip
+            continue
+        if target in chosen:
+            log.warning(
+                "duplicate member %r in %s: the last one is read", chosen[target][1].name, filename
+            )
+        chosen[target] = (target, entry)
+    return list(chosen.values())
+
+
+def _record_hashes(safe: list[tuple[str, _Entry]], filename: str) -> dict[str, bytes]:
+    """path -> sha256 from the wheel's RECORD (a .dist-info/RECORD at the top)."""
+    hashes: dict[str, bytes] = {}
+    for rel, entry in safe:
+        parts = rel.split("/")
+        if len(parts) != 2 or not parts[0].endswith(".dist-info") or parts[1] != "RECORD":
+            continue
+        if entry.kind != "file" or limits.too_big(entry.size):
+            log.warning("ignoring the RECORD %r of %s", entry.name, filename)
+            continue
+        if entry.compressed is not None:
+            limits.check_ratio(entry.name, filename, entry.size, entry.compressed)
+        hashes.update(parse_record(entry.read().decode("utf-8", errors="replace")))
+    return hashes
+
+
+def _write(dest: Path, target: str, entry: _Entry, filename: str, hashes: dict[str, bytes]) -> None:
+    data = entry.read()
+    if len(data) != entry.size:
+        raise ArchiveError(f"the member {entry.name!r} of {filename} is truncated")
+    check_record(entry.name, data, hashes, filename)
+    path = dest / target
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(entry.read())
+        path.write_bytes(data)
+    except OSError as exc:
+        if exc.errno in _CACHE_ERRNOS:
+            raise FetchError(
+                f"cannot write to the cache at {dest}: {exc.strerror or exc}",
+                hint="pass --cache-dir (or set DRIFT_AUDIT_CACHE_DIR) to a writable folder",
+            ) from exc
+        log.warning("skipping member %r in %s: %s", entry.name, filename, exc.strerror or exc)
 
 
 def _top_folder(names: list[str]) -> str:

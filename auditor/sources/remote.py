@@ -7,7 +7,10 @@
 #       a SourceTree whose `read_text` reads a member from the member store, else fetches and
 #       inflates just that member, and whose `prefetch` fetches the listed members concurrently
 #       on the fetcher's worker threads, merging members closer than MERGE_GAP into one range.
-#       Every member fetched is checked against the wheel's RECORD (sha256) and its CRC.
+#       Every member fetched is checked against the wheel's RECORD (sha256) and its CRC; one
+#       read back from the member store, against its size and CRC (else fetched again).
+#       The limits of limits.py hold as for extraction: checked on the listing, before any
+#       member is fetched (an oversized member is left out, a bomb is an ArchiveError).
 # Takes: a DistFile, a Fetcher and a MemberStore. Gives: Opened (listing, metadata, names) or,
 # when the server ignores Range, the whole file already on disk (the caller extracts it).
 # A layout this reader does not handle raises zipdir.Unsupported: the caller downloads whole.
@@ -20,10 +23,12 @@ import functools
 import hashlib
 import logging
 import threading
+import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from auditor.errors import ArchiveError, FetchError
+from auditor.sources import limits
 from auditor.sources.archive import wheel_target
 from auditor.sources.fetch import Downloaded, NotFound, verify, without_credentials
 from auditor.sources.trees import (
@@ -40,6 +45,7 @@ from auditor.sources.zipdir import (
     Member,
     Span,
     check_readable,
+    check_record,
     find_directory,
     member_bytes,
     merge_spans,
@@ -199,6 +205,8 @@ def _directory(fetcher: Fetcher, url: str, buffer: _Bytes, total: int) -> Direct
 def _listing(file: DistFile, size: int, members: list[Member]) -> Listing:
     """The members a tree shows (as extraction would keep them), plus the wheel's RECORD."""
     kept: list[Member] = []
+    seen: dict[str, Member] = {}
+    budget = limits.SizeBudget(file.filename)
     for member in members:
         rel = safe_relative(member.name)
         if rel is None:
@@ -209,9 +217,27 @@ def _listing(file: DistFile, size: int, members: list[Member]) -> Listing:
         if member.is_link:
             log.warning("skipping link member %r in %s", member.name, file.filename)
             continue
+        if not _within_limits(member, file.filename):
+            continue
         check_readable(member)
+        budget.add(member.size)
+        if rel in seen:
+            log.warning("duplicate member %r in %s: the last one is read", rel, file.filename)
+        seen[rel] = member
         kept.append(member)
     return Listing.build(file.filename, without_credentials(file.url), size, tuple(kept))
+
+
+def _within_limits(member: Member, filename: str) -> bool:
+    """False (with a warning) for a member over the per-file limit; ArchiveError for a bomb."""
+    limits.check_ratio(member.name, filename, member.size, member.compressed)
+    if limits.too_big(member.size) or limits.too_big(member.compressed):
+        log.warning(
+            "skipping member %r in %s: %d bytes, over the limit of %d for a source file",
+            member.name, filename, member.size, limits.MAX_FILE_BYTES,
+        )  # fmt: skip
+        return False
+    return True
 
 
 def _is_record(rel: str) -> bool:
@@ -244,7 +270,7 @@ def _read_metadata(
     hashes = parse_record(decode_source(record)) if record is not None else {}
     for name, data in content.items():
         if not name.endswith("/RECORD"):
-            _check(name, data, hashes, listing.filename)
+            check_record(name, data, hashes, listing.filename)
         store.write(name, data)
     return {name: decode_source(data) for name, data in content.items()}
 
@@ -259,18 +285,6 @@ def _extend_back(fetcher: Fetcher, url: str, buffer: _Bytes, before: list[Member
     if buffer.start - start <= needed + MERGE_GAP:
         buffer.data = fetcher.fetch_range(url, start, buffer.start) + buffer.data
         buffer.start = start
-
-
-def _check(name: str, data: bytes, hashes: dict[str, bytes], filename: str) -> None:
-    expected = hashes.get(name)
-    if expected is None:
-        log.debug("%s in %s has no sha256 in RECORD; its CRC matched", name, filename)
-        return
-    if hashlib.sha256(data).digest() != expected:
-        raise ArchiveError(
-            f"{name} in {filename} does not match the sha256 in the wheel's RECORD",
-            hint="retry; if it persists the index or a proxy serves a corrupt file",
-        )
 
 
 def _gone(filename: str) -> FetchError:
@@ -377,7 +391,7 @@ class WheelTree:
             return future.result()[member.name]
         data = self._held.get(member.name)
         if data is None:
-            data = self._store.read(member.name)
+            data = self._stored(member)
         if data is not None:
             return data
         if self._fetcher.offline:
@@ -387,6 +401,17 @@ class WheelTree:
                 hint=OFFLINE_HINT,
             )
         return self._fetch_span(Span(member.offset, member.end, (member,)))[member.name]
+
+    def _stored(self, member: Member) -> bytes | None:
+        """The member from the store; None when it is not there or fails its size or CRC
+        (a truncated or damaged cache file: it is fetched again)."""
+        data = self._store.read(member.name)
+        if data is None or (len(data) == member.size and zlib.crc32(data) == member.crc):
+            return data
+        log.warning(
+            "%s of %s in the cache is damaged; reading it again", member.name, self.listing.filename
+        )
+        return None
 
     def _fetch_span(self, span: Span) -> dict[str, bytes]:
         """Fetch one range, inflate and check its members, store them (runs on any thread)."""
@@ -398,7 +423,7 @@ class WheelTree:
         found: dict[str, bytes] = {}
         for member in span.members:
             data = member_bytes(member, blob, span.start)
-            _check(member.name, data, hashes, self.listing.filename)
+            check_record(member.name, data, hashes, self.listing.filename)
             if not self._store.write(member.name, data):
                 self._held[member.name] = data
             found[member.name] = data
@@ -414,7 +439,7 @@ class WheelTree:
         if self._record is None:
             log.warning("%s has no RECORD: members are checked by CRC only", self.listing.filename)
             return {}
-        data = self._store.read(self._record.name)
+        data = self._stored(self._record)
         if data is None:
             record = self._record
             try:

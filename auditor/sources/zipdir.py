@@ -4,7 +4,8 @@
 #       tail of an archive, parsing the central directory into `Member`s (name, where its local
 #       record starts and ends, sizes, method, CRC), merging members into byte spans to fetch,
 #       and turning the bytes of one local record into the member's content (stored or
-#       deflated; the CRC checked). A wheel's RECORD is parsed here too (path -> sha256).
+#       deflated, never inflated past its declared size; the CRC checked). A wheel's RECORD is
+#       parsed here too (path -> sha256), and a member checked against it.
 # Takes: bytes and offsets. Gives: Directory, Member, Span, member bytes. No I/O at all.
 # Anything malformed raises ArchiveError; a layout we do not read (encryption, a compression
 # method other than stored/deflate, a split archive) raises Unsupported so the caller can fall
@@ -15,7 +16,9 @@ from __future__ import annotations
 
 import base64
 import csv
+import hashlib
 import io
+import logging
 import struct
 import zlib
 from dataclasses import dataclass
@@ -23,9 +26,12 @@ from stat import S_ISLNK
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from auditor.errors import ArchiveError
+from auditor.sources import limits
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
+
+log = logging.getLogger("drift_audit")
 
 EOCD = b"PK\x05\x06"
 EOCD64_LOCATOR = b"PK\x06\x07"
@@ -38,6 +44,7 @@ _EOCD64_SIZE = 56
 _CENTRAL_SIZE = 46
 _LOCAL_SIZE = 30
 _MAX_COMMENT = 0xFFFF
+_MAX_LOCAL_EXTRA = 2 * 0xFFFF + 24  # a local header's name and extra field, a data descriptor
 _UTF8_FLAG = 0x800
 _ENCRYPTED_FLAG = 0x1
 STORED, DEFLATED = 0, 8
@@ -143,6 +150,12 @@ def _zip64_directory(tail: bytes, tail_start: int, eocd_at: int) -> Directory | 
 def _checked(directory: Directory, limit: int) -> Directory:
     if directory.offset + directory.size > limit:
         raise ArchiveError("the zip central directory runs past the end of the archive")
+    if directory.size > limits.MAX_DIRECTORY_BYTES:
+        raise ArchiveError(
+            f"the zip central directory is {directory.size} bytes, over the limit of "
+            f"{limits.MAX_DIRECTORY_BYTES}",
+            hint=limits.BOMB_HINT,
+        )
     return directory
 
 
@@ -199,6 +212,7 @@ def _with_ends(
         end = by_offset[index + 1][1] if index + 1 < len(by_offset) else limit
         if end < offset + _LOCAL_SIZE + compressed or end > limit:
             raise ArchiveError(f"the zip member {name!r} overlaps the next one")
+        end = min(end, offset + _LOCAL_SIZE + compressed + _MAX_LOCAL_EXTRA)  # skip any gap
         members.append(Member(name, offset, end, compressed, size, method, crc, flags, external))
     return members
 
@@ -244,16 +258,37 @@ def member_bytes(member: Member, blob: bytes, blob_start: int) -> bytes:
 
 
 def _inflate(member: Member, data: bytes) -> bytes:
+    """The member's content, never more than one byte past its declared size."""
     check_readable(member)
     if member.method == STORED:
         return data
+    inflater = zlib.decompressobj(-15)
     try:
-        return zlib.decompress(data, -15)
+        content = inflater.decompress(data, member.size + 1)
     except zlib.error as exc:
         raise ArchiveError(f"the zip member {member.name!r} does not inflate: {exc}") from exc
+    if len(content) > member.size or inflater.unconsumed_tail:
+        raise ArchiveError(
+            f"the zip member {member.name!r} inflates past its declared {member.size} bytes",
+            hint=limits.BOMB_HINT,
+        )
+    return content
 
 
 # --------------------------------------------------------------------------- RECORD
+
+
+def check_record(name: str, data: bytes, hashes: dict[str, bytes], filename: str) -> None:
+    """ArchiveError when the wheel's RECORD gives `name` a sha256 that `data` does not have."""
+    expected = hashes.get(name)
+    if expected is None:
+        log.debug("%s in %s has no sha256 in RECORD", name, filename)
+        return
+    if hashlib.sha256(data).digest() != expected:
+        raise ArchiveError(
+            f"{name} in {filename} does not match the sha256 in the wheel's RECORD",
+            hint="retry; if it persists the index or a proxy serves a corrupt file",
+        )
 
 
 def parse_record(text: str) -> dict[str, bytes]:

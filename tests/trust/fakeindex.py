@@ -1,0 +1,214 @@
+"""A fake package index on 127.0.0.1 (a thread in the test process) that can misbehave.
+
+It serves PEP 691 JSON project pages (`/simple/<name>/`) and files (`/files/<filename>`),
+honours single byte ranges, and records every request. Faults are set on the object while it
+runs: error statuses answered first, answers cut short (Content-Length larger than the body),
+requests that are accepted and never answered, a slow file host, a server that ignores Range,
+a page whose sha256 for a file lies. Loopback only: nothing here reaches any other host.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import re
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TYPE_CHECKING
+
+from packaging.utils import canonicalize_name
+
+from auditor.sources.simple import file_version
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+JSON_TYPE = "application/vnd.pypi.simple.v1+json"
+_RANGE = re.compile(r"bytes=(\d*)-(\d*)")
+
+
+@dataclass
+class FakeIndex:
+    """Projects and their files; the fault switches are plain attributes."""
+
+    files: dict[str, bytes] = field(default_factory=dict)  # filename -> content
+    url: str = ""  # the simple index URL once serving
+    sizes: bool = True  # list each file's size (PEP 700): small wheels are read whole
+    honour_ranges: bool = True
+    lying_hashes: set[str] = field(default_factory=set)  # filenames listed with a wrong sha256
+    page_errors: list[int] = field(default_factory=list)  # statuses answered first, in order
+    file_errors: list[int] = field(default_factory=list)
+    truncate: dict[str, int] = field(default_factory=dict)  # "page"/"file" -> answers to cut
+    hang: set[str] = field(default_factory=set)  # "page"/"file": accept and never answer
+    file_delay: float = 0.0  # seconds before each file answer
+    missing_files: set[str] = field(default_factory=set)  # listed, but 404 when fetched
+    requests: list[tuple[str, str | None]] = field(default_factory=list)  # path, Range
+    release: threading.Event = field(default_factory=threading.Event)  # ends every hang
+
+    def add(self, *archives: Path) -> None:
+        for archive in archives:
+            self.files[archive.name] = archive.read_bytes()
+
+    def page(self, project: str) -> bytes | None:
+        listed = [n for n in sorted(self.files) if _project_of(n) == project]
+        if not listed:
+            return None
+        rows = []
+        for name in listed:
+            data = self.files[name]
+            digest = hashlib.sha256(data).hexdigest()
+            row: dict[str, object] = {
+                "filename": name,
+                "url": f"../../files/{name}",
+                "hashes": {"sha256": "0" * 64 if name in self.lying_hashes else digest},
+            }
+            if self.sizes:
+                row["size"] = len(data)
+            rows.append(row)
+        doc = {"meta": {"api-version": "1.1"}, "name": project, "files": rows}
+        return json.dumps(doc).encode()
+
+    def count(self, prefix: str) -> int:
+        return sum(1 for path, _ in self.requests if path.startswith(prefix))
+
+
+def _project_of(filename: str) -> str | None:
+    if file_version(filename) is None:
+        return None
+    return str(canonicalize_name(filename.split("-", 1)[0]))
+
+
+def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:
+            byte_range = self.headers.get("Range")
+            index.requests.append((self.path, byte_range))
+            kind = "page" if self.path.startswith("/simple/") else "file"
+            if kind in index.hang:
+                index.release.wait(60)
+                self.close_connection = True
+                return None
+            errors = index.page_errors if kind == "page" else index.file_errors
+            if errors:
+                status = errors.pop(0)
+                return self._send(status, f"status {status}".encode(), "text/plain")
+            if kind == "page":
+                return self._page()
+            return self._file(byte_range)
+
+        def _page(self) -> None:
+            parts = self.path.strip("/").split("/")
+            body = index.page(parts[1]) if len(parts) == 2 else None
+            if body is None:
+                return self._send(404, b"not found", "text/plain")
+            return self._send(200, body, JSON_TYPE)
+
+        def _file(self, byte_range: str | None) -> None:
+            if index.file_delay:
+                index.release.wait(index.file_delay)
+            name = self.path.rsplit("/", 1)[-1]
+            data = index.files.get(name)
+            if data is None or name in index.missing_files:
+                return self._send(404, b"not found", "text/plain")
+            match = _RANGE.fullmatch(byte_range or "")
+            if not index.honour_ranges or match is None:
+                return self._send(200, data, "application/octet-stream")
+            first, last = match.groups()
+            start = max(len(data) - int(last), 0) if not first else int(first)
+            end = len(data) - 1 if not first or not last else min(int(last), len(data) - 1)
+            headers = {"Content-Range": f"bytes {start}-{end}/{len(data)}"}
+            return self._send(206, data[start : end + 1], "application/octet-stream", headers)
+
+        def _send(
+            self, status: int, body: bytes, kind: str, headers: dict[str, str] | None = None
+        ) -> None:
+            which = "page" if self.path.startswith("/simple/") else "file"
+            cut = status in (200, 206) and index.truncate.get(which, 0) > 0
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            if cut:
+                index.truncate[which] -= 1
+                self.wfile.write(body[: len(body) // 2])
+                self.wfile.flush()
+                self.close_connection = True
+                with contextlib.suppress(OSError):
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    return Handler
+
+
+@contextlib.contextmanager
+def serving(index: FakeIndex) -> Iterator[FakeIndex]:
+    """Serve `index` on 127.0.0.1 (a free port) for the duration of the block."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(index))
+    server.daemon_threads = True
+    index.url = f"http://127.0.0.1:{server.server_address[1]}/simple"
+    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
+    thread.start()
+    try:
+        yield index
+    finally:
+        index.release.set()
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def closed_port_url() -> str:
+    """An index URL on loopback where nothing listens (connection refused)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/simple"
+
+
+def wait_for(predicate: object, timeout: float = 20.0) -> bool:
+    """Poll `predicate()` until it is true or `timeout` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if callable(predicate) and predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@contextlib.contextmanager
+def indexes_closed_after(monkeypatch: object) -> Iterator[list[object]]:
+    """Every Index the pipeline opens in the block is closed at its end (its kept-alive
+    connections and worker threads). `auditor.pipeline.audit` does not close its index yet;
+    unclosed sockets would be ResourceWarnings, which this suite turns into errors."""
+    import pytest
+
+    from auditor import pipeline
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    opened: list[object] = []
+    real = pipeline.open_index
+
+    def tracking(*args: object, **kwargs: object) -> object:
+        index = real(*args, **kwargs)  # type: ignore[arg-type]
+        opened.append(index)
+        return index
+
+    monkeypatch.setattr(pipeline, "open_index", tracking)
+    try:
+        yield opened
+    finally:
+        for index in opened:
+            index.close()  # type: ignore[attr-defined]
