@@ -2,7 +2,8 @@
 #
 # Owns: which walked paths are scanned (exclude globs, `.pyi` next to a `.py`), the dotted
 # module name of a path, splitting text into lines the way the parser numbers them, parsing
-# (bad code becomes model.Unparsable, never an exception), and the inline suppression
+# (bad code becomes model.Unparsable, never an exception; the parser's warnings are
+# silenced), and the inline suppression
 # comments `# drift-audit: ignore[slug, ...]`, found with tokenize so strings never count.
 # Takes: posix paths relative to the import root and their text.
 # Gives: plain values to scan.consumer.
@@ -12,6 +13,7 @@ import ast
 import io
 import re
 import tokenize
+import warnings
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
 
@@ -79,9 +81,15 @@ def split_lines(text: str) -> tuple[str, ...]:
 
 
 def parse_source(path: str, text: str) -> ast.Module | Unparsable:
-    """The module's AST, or why it could not be parsed."""
+    """The module's AST, or why it could not be parsed.
+
+    The parser's warnings (an invalid escape sequence, `is` with a literal) are the
+    consumer's business, not the audit's: they are silenced, so they never reach stderr and
+    a `-W error` run does not turn them into syntax errors, as Python runs such files."""
     try:
-        return ast.parse(text, filename=path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text, filename=path)
     except SyntaxError as exc:
         line, column = exc.lineno, exc.offset
         if line is None:  # NUL bytes (Python 3.11.4+) come without a position

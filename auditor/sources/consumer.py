@@ -2,9 +2,10 @@
 #
 # Owns: resolving CONSUMER in DESIGN's order (a folder; a local wheel/sdist; an installed
 #       distribution or import name, through importlib.metadata only, never importing it; a
-#       requirement from the index), and `infer_baseline` (an `==` pin on the provider in the
-#       consumer's Requires-Dist, extras included; else the lowest release on the index that
-#       satisfies its lower bound; else the provider installed alongside; else None).
+#       requirement from the index) into a Release whose tree decodes strictly, and
+#       `infer_baseline` (an `==` pin on the provider in the consumer's Requires-Dist, extras
+#       included; else the lowest release on the index that satisfies its lower bound; else
+#       the provider installed alongside; else None).
 # Takes: the CLI's CONSUMER text and an Index. Gives: a Release; a version string or None.
 """Consumers: folders, installed distributions and index releases; the inferred baseline."""
 
@@ -46,7 +47,13 @@ _LOWER_BOUNDS = (">=", "~=", ">")
 
 
 def resolve_consumer(arg: str, index: Index) -> Release:
-    """A folder; else a local archive; else an installed distribution; else a requirement."""
+    """A folder; else a local archive; else an installed distribution; else a requirement.
+
+    The consumer's tree decodes strictly: a file Python could not decode is unparsable."""
+    return _strict(_resolve(arg, index))
+
+
+def _resolve(arg: str, index: Index) -> Release:
     path = Path(arg).expanduser()
     if path.is_dir():
         return _folder_consumer(path)
@@ -56,6 +63,12 @@ def resolve_consumer(arg: str, index: Index) -> Release:
     if installed is not None:
         return installed
     return _from_index(arg, index)
+
+
+def _strict(release: Release) -> Release:
+    if hasattr(release.tree, "strict"):
+        release.tree.strict = True  # a fresh tree, made for this consumer alone
+    return release
 
 
 def _folder_consumer(path: Path) -> Release:

@@ -298,7 +298,9 @@ def _gone(filename: str) -> FetchError:
 
 
 class WheelTree:
-    """A SourceTree over a remote wheel: members come from the store, else from the network."""
+    """A SourceTree over a remote wheel: members come from the store, else from the network.
+
+    `strict`: decode as Python would, raising UnicodeDecodeError (a consumer's tree)."""
 
     def __init__(
         self,
@@ -318,6 +320,7 @@ class WheelTree:
         self._held: dict[str, bytes] = {}  # fetched but not stored (an unwritable cache)
         self._hashes: dict[str, bytes] | None = None
         self._hashes_lock = threading.Lock()
+        self.strict = False
 
     def __repr__(self) -> str:
         return f"WheelTree({self.listing.filename!r})"
@@ -325,8 +328,12 @@ class WheelTree:
     # ----------------------------------------------------------------------- SourceTree
 
     def read_text(self, path: str) -> str | None:
+        data = self.read_bytes(path)
+        return None if data is None else decode_source(data, strict=self.strict)
+
+    def read_bytes(self, path: str) -> bytes | None:
         member = self._member(path)
-        return None if member is None else decode_source(self._content(member))
+        return None if member is None else self._content(member)
 
     def is_dir(self, path: str) -> bool:
         rel = safe_relative(path)

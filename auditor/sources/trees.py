@@ -1,8 +1,12 @@
 # Maintainers: a folder on disk seen as a SourceTree, and the metadata read beside it.
 #
-# Owns: FolderTree (read_text / is_dir / walk, limited to the release's top-level import names
-#       or to an explicit file list), source decoding (PEP 263 cookies, BOM), finding top-level
-#       import names, and reading METADATA / PKG-INFO / pyproject.toml / top_level.txt as text.
+# Owns: FolderTree (read_text / read_bytes / is_dir / walk, limited to the release's top-level
+#       import names or to an explicit file list; only regular files no bigger than the
+#       per-file limit are read, so a FIFO or /dev/zero named x.py is "no file", not a hang),
+#       source decoding (PEP 263 cookies, BOM; `strict` for a consumer's tree: bytes Python
+#       could not decode raise UnicodeDecodeError, which the scan reports as unparsable),
+#       finding top-level import names, and reading METADATA / PKG-INFO / pyproject.toml /
+#       top_level.txt as text.
 # Takes: paths. Gives: FolderTree, Metadata, import names. Never imports or runs what it reads.
 """Source trees on disk and the static metadata that describes them."""
 
@@ -11,6 +15,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import stat
 import sys
 import tokenize
 from dataclasses import dataclass
@@ -36,7 +41,9 @@ SKIP_NAMES = frozenset(
 
 
 class FolderTree:
-    """A SourceTree over `root`, limited to top-level `packages` or to a list of `files`."""
+    """A SourceTree over `root`, limited to top-level `packages` or to a list of `files`.
+
+    `strict`: decode as Python would, raising UnicodeDecodeError (a consumer's tree)."""
 
     def __init__(
         self,
@@ -44,23 +51,27 @@ class FolderTree:
         *,
         packages: Iterable[str] | None = None,
         files: Iterable[str] | None = None,
+        strict: bool = False,
     ) -> None:
         self.root = root
         self.packages = tuple(packages) if packages is not None else None
         self.files = frozenset(files) if files is not None else None
+        self.strict = strict
 
     def __repr__(self) -> str:
         return f"FolderTree({str(self.root)!r}, packages={self.packages!r})"
 
     def read_text(self, path: str) -> str | None:
+        data = self.read_bytes(path)
+        return None if data is None else decode_source(data, strict=self.strict)
+
+    def read_bytes(self, path: str) -> bytes | None:
+        """The file's bytes; None when there is none, or it is not a regular file, or it is
+        over the per-file limit (a warning), or it cannot be read."""
         rel = safe_relative(path)
         if rel is None or (self.files is not None and rel not in self.files):
             return None
-        try:
-            data = (self.root / rel).read_bytes()
-        except OSError:
-            return None
-        return decode_source(data)
+        return read_source_file(self.root / rel)
 
     def is_dir(self, path: str) -> bool:
         rel = safe_relative(path)
@@ -79,6 +90,33 @@ class FolderTree:
         if self.packages is not None:
             return self.packages
         return find_import_names(self.root, strict=False)
+
+
+def read_source_file(path: Path) -> bytes | None:
+    """A source file's bytes, if it is a regular file within the per-file limit. Opened
+    without blocking, so a FIFO is refused rather than waited on."""
+    from auditor.sources import limits
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                log.warning("not reading %s: not a regular file", path)
+                return None
+            if limits.too_big(info.st_size):
+                log.warning(
+                    "not reading %s: %d bytes, over the limit of %d for a source file",
+                    path, info.st_size, limits.MAX_FILE_BYTES,
+                )  # fmt: skip
+                return None
+            data = fh.read(limits.MAX_FILE_BYTES + 1)
+        except OSError:
+            return None
+    return None if limits.too_big(len(data)) else data
 
 
 def safe_relative(path: str) -> str | None:
@@ -115,16 +153,28 @@ def _skipped(name: str, prefer: str | None = None) -> bool:
     return stem in SKIP_NAMES and stem != prefer
 
 
-def decode_source(data: bytes) -> str:
-    """Decode Python source as the interpreter would (BOM, coding cookie), never failing."""
+def decode_source(data: bytes, *, strict: bool = False) -> str:
+    """Decode Python source as the interpreter would (BOM, coding cookie).
+
+    Not `strict`: never failing (undecodable bytes become U+FFFD). `strict`: where Python
+    would refuse the file (a bad or unknown coding line, bytes not in its encoding), raise
+    UnicodeDecodeError whose reason names the line."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError:
+    except SyntaxError as exc:
+        if strict:
+            raise UnicodeDecodeError("utf-8", data, 0, min(len(data), 1), exc.msg) from None
         encoding = "utf-8"
     try:
-        return data.decode(encoding, errors="replace")
-    except LookupError:
+        return data.decode(encoding, errors="strict" if strict else "replace")
+    except LookupError as exc:  # a codec that is not a text encoding (rot13, zlib)
+        if strict:
+            raise UnicodeDecodeError("utf-8", data, 0, min(len(data), 1), str(exc)) from None
         return data.decode("utf-8", errors="replace")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        why = f"{exc.reason} at line {line} (byte 0x{data[exc.start]:02x}, read as {encoding})"
+        raise UnicodeDecodeError(exc.encoding, data, exc.start, exc.end, why) from None
 
 
 def find_import_names(
