@@ -228,6 +228,7 @@ def compare(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem
     deprecated = _newly_deprecated(before, after)
     if deprecated is not None:
         problems.append(deprecated)
+    problems += _deprecated_keywords(site, before, after)
     if before is None or before.callee is None or after.callee is None or after.problems:
         return tuple(problems)
     if site.action is Action.OVERRIDE and site.override is not None:
@@ -247,6 +248,20 @@ def _newly_deprecated(before: Verdict | None, after: Verdict) -> Problem | None:
     if was is not None and was.deprecated is not None:
         return None
     return Problem(Kind.DEPRECATED, None, f"{now.path}: {now.deprecated}")
+
+
+def _deprecated_keywords(site: Site, before: Verdict | None, after: Verdict) -> list[Problem]:
+    """Keywords the call passes that the target now warns about (and the baseline did not)."""
+    now = after.resolution.symbol
+    if site.call is None or now is None or not now.deprecated_params:
+        return []
+    was = before.resolution.symbol if before is not None else None
+    old = set(was.deprecated_params) if was is not None else set()
+    return [
+        Problem(Kind.DEPRECATED, k, f"the provider warns when {k!r} is passed; stop passing it")
+        for k in site.call.keywords
+        if k in now.deprecated_params and k not in old
+    ]
 
 
 def _suggest(problem: Problem, before: Verdict | None, after: Verdict) -> Problem:

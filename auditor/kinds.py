@@ -77,7 +77,7 @@ class Kind(Enum):
     DEPRECATED = KindSpec(
         "deprecated",
         Severity.WARNING,
-        "{symbol} is deprecated (since {first_broken})",
+        "{subject} is deprecated (since {first_broken})",
         "The provider marks a symbol or parameter the consumer uses as deprecated.",
     )
     CHANGED_DEFAULT = KindSpec(

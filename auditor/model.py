@@ -208,6 +208,7 @@ class Symbol:
     signature: Signature | None = None  # call signature; None: not known statically
     why_unknown: str | None = None  # when signature is None for a callable: why
     deprecated: str | None = None  # the provider marks it deprecated: how (for the message)
+    deprecated_params: tuple[str, ...] = ()  # keywords it warns about when passed
 
 
 class Lookup(str, Enum):
@@ -269,6 +270,9 @@ class Finding:
             "symbol": self.symbol,
             "parameter": self.parameter,
             "first_broken": self.first_broken or "the target",
+            "subject": f"{self.symbol}() keyword {self.parameter!r}"
+            if self.parameter
+            else self.symbol,
         }
         return self.kind.template.format(**values)
 

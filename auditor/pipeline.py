@@ -36,6 +36,7 @@ from auditor.findings import ProviderChecks, SiteCheck, collect_findings
 from auditor.graph import build_graph
 from auditor.model import Action, ConsumerInfo, ProviderInfo, Report, Stats
 from auditor.provider import MemoizedProvider, ResolutionMemo
+from auditor.provider.paths import module_files
 from auditor.scan import scan_consumer
 from auditor.sources import infer_baseline, open_index, resolve_consumer
 
@@ -98,7 +99,7 @@ def audit(
     chains = memo_root / "chains" if memo_root is not None else None
     graph = build_graph(scan, consumer_entry_points(consumer_release), chains)
     work = _Work(memo_root=memo_root)
-    _prefetch_all([*baselines.values(), *(r for rs in targets.values() for r in rs)], scan, work)
+    _prefetch_all([*baselines.values(), *(r for rs in targets.values() for r in rs)], scan)
     audits = [
         _check_provider(name, releases, baselines[name], scan.sites, work)
         for name, releases in targets.items()
@@ -240,13 +241,13 @@ def _check_provider(
     return ProviderChecks(name, tuple(version for version, _ in per_release), checks)
 
 
-def _prefetch_all(releases: Iterable[Release | None], scan: ConsumerScan, work: _Work) -> None:
+def _prefetch_all(releases: Iterable[Release | None], scan: ConsumerScan) -> None:
     """Start fetching every release's modules at once: lazy trees download concurrently."""
     for release in releases:
-        if release is not None:
-            memo = work.memo(release.name)
-            resolver = MemoizedProvider(release.tree, release.import_names, release.version, memo)
-            resolver.prefetch(site.target for site in scan.sites)
+        prefetch = getattr(release.tree, "prefetch", None) if release is not None else None
+        if release is not None and prefetch is not None:
+            owned = [s.target for s in scan.sites if s.target.split(".")[0] in release.import_names]
+            prefetch(sorted({path for target in owned for path in module_files(target)}))
 
 
 def _verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Verdict, ...]:

@@ -423,7 +423,9 @@ class ProviderAPI:
             return Symbol(obj.path, SymbolKind.MODULE, deprecated=deprecated)
         if isinstance(obj, griffe.Class):
             signature, why = self._constructor(obj)
-            return Symbol(obj.path, SymbolKind.CLASS, signature, why, deprecated)
+            init = obj.members.get("__init__")
+            params = functions.deprecated_parameters(init) if init is not None else ()
+            return Symbol(obj.path, SymbolKind.CLASS, signature, why, deprecated, params)
         if isinstance(obj, (griffe.Function, _Bound)):
             return self._function_symbol(obj, deprecated)
         if isinstance(obj, _Instance):
@@ -438,7 +440,8 @@ class ProviderAPI:
         signature, why = functions.signature_of(
             function, bound=bound, provider_decorator=self._keeps_signature
         )
-        return Symbol(function.path, SymbolKind.FUNCTION, signature, why, deprecated)
+        params = functions.deprecated_parameters(function)
+        return Symbol(function.path, SymbolKind.FUNCTION, signature, why, deprecated, params)
 
     def _constructor(self, cls: griffe.Class) -> tuple[Signature | None, str | None]:
         """The parameters `cls(...)` accepts, when they can be known statically."""

@@ -141,25 +141,102 @@ def deprecation(obj: Any) -> str | None:
     docstring = getattr(obj, "docstring", None)
     if docstring is not None and DEPRECATED_DOC.search(docstring.value or ""):
         return "its docstring says it is deprecated"
-    if isinstance(obj, griffe.Function) and _warns_deprecation(_body(obj)):
-        return "it warns with a DeprecationWarning when called"
+    if isinstance(obj, griffe.Function) and _warnings(obj)[0]:
+        return "it warns with a DeprecationWarning whenever it is called"
     return None
 
 
-def _warns_deprecation(source: str) -> bool:
-    """A `warn(..., DeprecationWarning)` call (or `category=...`) in the function's body."""
+def deprecated_parameters(function: Any) -> tuple[str, ...]:
+    """Parameters the provider warns about: `@deprecate_kwargs("old")`-style decorators
+    (string arguments naming parameters), or a DeprecationWarning under `if old ...:`."""
+    if not isinstance(function, griffe.Function):
+        return ()
+    names = {p.name for p in function.parameters}
+    found = set(_warnings(function)[1])
+    for decorator in function.decorators:
+        if "deprecat" in decorator_path(decorator).lower() and isinstance(
+            decorator.value, griffe.ExprCall
+        ):
+            found |= {str(a).strip("'\"") for a in decorator.value.arguments if isinstance(a, str)}
+    catch_all = any(p.kind and p.kind.value == "variadic keyword" for p in function.parameters)
+    return tuple(sorted(n for n in found if n in names or catch_all))
+
+
+def _warnings(function: griffe.Function) -> tuple[bool, tuple[str, ...]]:
+    """(an unconditional DeprecationWarning, parameters whose use triggers one)."""
+    source = _body(function)
     if "warn" not in source:
-        return False
+        return False, ()
     try:
         tree = ast.parse(textwrap.dedent(source))
     except (SyntaxError, ValueError, RecursionError):
+        return False, ()
+    node = tree.body[0] if tree.body else None
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False, ()
+    params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+    kwargs = node.args.kwarg.arg if node.args.kwarg else None
+    scan = _WarningScan(params, kwargs)
+    scan.block(node.body, ())
+    return scan.unconditional, tuple(sorted(scan.parameters))
+
+
+class _WarningScan:
+    """Walks a function's statements, remembering which `if` tests enclose each warning."""
+
+    def __init__(self, params: set[str], kwargs: str | None) -> None:
+        self.params, self.kwargs = params, kwargs
+        self.unconditional = False
+        self.parameters: set[str] = set()
+
+    def block(self, statements: list[ast.stmt], tests: tuple[ast.expr, ...]) -> None:
+        for statement in statements:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue  # a nested definition's warnings are not this function's
+            if isinstance(statement, ast.If):
+                self.block(statement.body, (*tests, statement.test))
+                self.block(statement.orelse, (*tests, statement.test))
+                continue
+            if _warns_here(statement):
+                self._record(tests)
+            for child in ("body", "orelse", "finalbody", "handlers"):
+                self.block(getattr(statement, child, []) or [], tests)
+
+    def _record(self, tests: tuple[ast.expr, ...]) -> None:
+        if not tests:
+            self.unconditional = True
+            return
+        named = {n for test in tests for n in self._parameters_tested(test)}
+        self.parameters |= named  # a warning under some other condition says nothing
+
+    def _parameters_tested(self, test: ast.expr) -> set[str]:
+        """Parameters whose *being passed* the test checks: `if p:`, `if p is not None`
+        (or a sentinel), `if "p" in kwargs`; `and`/`or` of those. Value tests (`p > 3`)
+        say nothing about passing, and count for nothing."""
+        if isinstance(test, ast.BoolOp):
+            return {n for value in test.values for n in self._parameters_tested(value)}
+        if isinstance(test, ast.Name) and test.id in self.params:
+            return {test.id}
+        if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+            return set()
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        if isinstance(op, ast.IsNot) and isinstance(left, ast.Name) and left.id in self.params:
+            return {left.id}
+        in_kwargs = isinstance(right, ast.Name) and right.id == self.kwargs
+        if isinstance(op, ast.In) and in_kwargs and isinstance(left, ast.Constant):
+            return {str(left.value)}
+        return set()
+
+
+def _warns_here(statement: ast.stmt) -> bool:
+    """This statement itself (not a nested block) calls warn(..., DeprecationWarning)."""
+    if not isinstance(statement, (ast.Expr, ast.Assign, ast.Return)):
         return False
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or not _is_warn(node.func):
-            continue
-        arguments = [*node.args, *(k.value for k in node.keywords)]
-        if any(_names_deprecation(a) for a in arguments):
-            return True
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Call) and _is_warn(node.func):
+            arguments = [*node.args, *(k.value for k in node.keywords)]
+            if any(_names_deprecation(a) for a in arguments):
+                return True
     return False
 
 

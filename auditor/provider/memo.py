@@ -220,6 +220,7 @@ def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
         "kind": symbol.kind.value,
         "why_unknown": symbol.why_unknown,
         "deprecated": symbol.deprecated,
+        "deprecated_params": list(symbol.deprecated_params),
         "returns": None if signature is None else signature.returns,
         "params": None
         if signature is None
@@ -240,4 +241,5 @@ def _symbol_from_json(data: dict[str, Any]) -> Symbol:
         signature=signature,
         why_unknown=data.get("why_unknown"),
         deprecated=data.get("deprecated"),
+        deprecated_params=tuple(data.get("deprecated_params", ())),
     )

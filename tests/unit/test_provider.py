@@ -157,3 +157,62 @@ def test_moved_names_are_found_among_loaded_modules(api: ProviderAPI) -> None:
     api.resolve("acme._core.Engine")
     assert api.moved("acme.util.Base") == "acme._core.Base"
     assert api.moved("acme.util.NowhereToBeFound") is None
+
+
+DEPRECATIONS = {
+    "acme/__init__.py": "",
+    "acme/dep.py": """
+        import warnings
+        from functools import wraps
+
+        def deprecate_kwargs(*names):
+            def decorator(f):
+                @wraps(f)
+                def inner(*a, **k):
+                    return f(*a, **k)
+                return inner
+            return decorator
+
+        def keyword_warned(a, old=None, new=None):
+            if old is not None:
+                warnings.warn("old is deprecated, use new", DeprecationWarning, stacklevel=2)
+            return a
+
+        def kwargs_warned(a, **kwargs):
+            if "legacy" in kwargs:
+                warnings.warn("legacy() is deprecated", FutureWarning)
+            return a
+
+        def whole(a):
+            warnings.warn("whole() is deprecated", DeprecationWarning)
+            return a
+
+        def under_other_condition(a, flag=False):
+            if a > 3:
+                warnings.warn("big values are deprecated", DeprecationWarning)
+            return a
+
+        @deprecate_kwargs("gone_soon")
+        def decorated(a, gone_soon=None): ...
+        """,
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "whole", "params"),
+    [
+        ("keyword_warned", False, ("old",)),
+        ("kwargs_warned", False, ("legacy",)),
+        ("whole", True, ()),
+        ("under_other_condition", False, ()),  # a condition on values says nothing certain
+        ("decorated", False, ("gone_soon",)),
+    ],
+)
+def test_deprecations_are_told_apart_by_where_the_warning_is(
+    name: str, whole: bool, params: tuple[str, ...]
+) -> None:
+    api = ProviderAPI(DictTree(DEPRECATIONS), ("acme",), "1")
+    symbol = api.resolve(f"acme.dep.{name}").symbol
+    assert symbol is not None
+    assert (symbol.deprecated is not None) == whole
+    assert symbol.deprecated_params == params
