@@ -68,6 +68,12 @@ Exit status:
   2    the audit could not run (bad spec, unknown package or version,
        unreadable input, index unreachable)
   130  interrupted
+
+\b
+Environment:
+  DRIFT_AUDIT_CACHE_DIR  the cache folder (like --cache-dir)
+  DRIFT_AUDIT_TIMEOUT    seconds to wait on the index per read (default 30)
+  DRIFT_AUDIT_RETRIES    retries after a network error or a 5xx (default 3)
 """
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from auditor.errors import ArchiveError, FetchError
 from auditor.sources import limits
+from auditor.sources.fetch import NotFound
 from auditor.sources.trees import (
     PY_SUFFIXES,
     Metadata,
@@ -93,7 +94,13 @@ def fetch_sources(
     """
     archive = work / "download"
     if downloaded is None:
-        downloaded = fetcher.download(file.url, archive, file.sha256)
+        try:
+            downloaded = fetcher.download(file.url, archive, file.sha256)
+        except NotFound as exc:
+            raise FetchError(
+                f"the index lists {file.filename} but the file is not there (404)",
+                hint="retry later, or pass --index-url of a complete index",
+            ) from exc
     tree = work / "tree"
     tree.mkdir()
     try:

@@ -1,7 +1,9 @@
 # Maintainers: the only code that touches the network (and file:// URLs the same way).
 #
-# Owns: HTTP GET with a User-Agent, a timeout and retries with backoff on connection errors and
-#       5xx; streaming a download to a file while hashing it; single-range GETs (`fetch_tail`,
+# Owns: HTTP GET with a User-Agent, a timeout and retries with backoff on connection errors,
+#       timeouts and 5xx (DRIFT_AUDIT_TIMEOUT seconds per socket operation, default 30;
+#       DRIFT_AUDIT_RETRIES retries, default 3, backoff 0.5 s, 1.5 s, 4 s, then 4 s each);
+#       streaming a download to a file while hashing it; single-range GETs (`fetch_tail`,
 #       `fetch_range`) over kept-alive connections, one per host per thread, with a small
 #       thread pool for concurrent member fetches; the byte and request counts of this run.
 # Takes: URLs. Gives: Page (body, content type, final URL), a file on disk plus its sha256, or
@@ -22,6 +24,7 @@ import base64
 import functools
 import hashlib
 import logging
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -29,7 +32,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, TypeVar
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
-from auditor.errors import ArchiveError, FetchError
+from auditor.errors import ArchiveError, ConfigError, FetchError
 from auditor.sources.specs import is_local_url, local_path
 
 if TYPE_CHECKING:
@@ -44,6 +47,8 @@ log = logging.getLogger("drift_audit")
 
 TIMEOUT_SECONDS = 30.0
 RETRY_DELAYS: tuple[float, ...] = (0.5, 1.5, 4.0)  # three retries after the first attempt
+TIMEOUT_ENV = "DRIFT_AUDIT_TIMEOUT"
+RETRIES_ENV = "DRIFT_AUDIT_RETRIES"
 CHUNK_BYTES = 1 << 20
 WORKERS = 8  # concurrent range requests (each worker keeps its own connection per host)
 MAX_REDIRECTS = 5
@@ -99,8 +104,19 @@ class Tail:
 class Fetcher:
     """GETs pages, downloads files and byte ranges; counts network bytes and requests."""
 
-    def __init__(self, *, offline: bool = False, cafile: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        offline: bool = False,
+        cafile: str | None = None,
+        timeout: float | None = None,
+        retries: int | None = None,
+    ) -> None:
+        """`timeout` (seconds per socket operation) and `retries` default to
+        $DRIFT_AUDIT_TIMEOUT and $DRIFT_AUDIT_RETRIES, else 30 s and 3."""
         self.offline = offline
+        self.timeout = timeout if timeout is not None else _timeout_from_env()
+        self.retries = retries if retries is not None else _retries_from_env()
         self.bytes_fetched = 0
         self.requests_made = 0
         self._cafile = cafile
@@ -219,7 +235,7 @@ class Fetcher:
         headers = {**auth, "User-Agent": self._user_agent, "Range": byte_range}
         headers["Accept-Encoding"] = "identity"  # ranges of the stored bytes, never re-encoded
         failure: Exception | None = None
-        for delay in (0.0, *RETRY_DELAYS):
+        for delay in self._delays():
             if failure is not None:
                 log.debug("retrying %s in %.1fs after: %s", url, delay, failure)
                 time.sleep(delay)
@@ -285,7 +301,9 @@ class Fetcher:
         conns = self._local.__dict__.setdefault("connections", {})
         conn = conns.get((scheme, netloc))
         if conn is None:
-            conn = _connect(scheme, netloc, self._context if scheme == "https" else None)
+            conn = _connect(
+                scheme, netloc, self._context if scheme == "https" else None, self.timeout
+            )
             conns[scheme, netloc] = conn
             with self._lock:
                 self._connections.append(conn)
@@ -352,13 +370,13 @@ class Fetcher:
             url, headers={**headers, "User-Agent": self._user_agent, "Accept": accept}
         )
         failure: Exception | None = None
-        for delay in (0.0, *RETRY_DELAYS):
+        for delay in self._delays():
             if failure is not None:
                 log.debug("retrying %s in %.1fs after: %s", url, delay, failure)
                 time.sleep(delay)
             self._count_request()
             try:
-                with self._opener.open(request, timeout=TIMEOUT_SECONDS) as resp:
+                with self._opener.open(request, timeout=self.timeout) as resp:
                     return consume(resp)
             except HTTPError as exc:
                 exc.close()
@@ -367,6 +385,39 @@ class Fetcher:
             except (URLError, OSError, http.client.HTTPException) as exc:
                 failure = exc
         raise FetchError(f"cannot fetch {url}: {_reason(failure)}", hint=NETWORK_HINT) from failure
+
+    def _delays(self) -> tuple[float, ...]:
+        """0 for the first attempt, then the backoff before each retry."""
+        schedule = RETRY_DELAYS or (0.0,)
+        return (0.0, *(schedule[min(i, len(schedule) - 1)] for i in range(self.retries)))
+
+
+def _timeout_from_env() -> float:
+    raw = os.environ.get(TIMEOUT_ENV, "").strip()
+    if not raw:
+        return TIMEOUT_SECONDS
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise ConfigError(
+            f"{TIMEOUT_ENV}={raw!r} is not a number of seconds",
+            hint=f"set {TIMEOUT_ENV} to a positive number, e.g. 10, or unset it (30 s)",
+        )
+    return value
+
+
+def _retries_from_env() -> int:
+    raw = os.environ.get(RETRIES_ENV, "").strip()
+    if not raw:
+        return len(RETRY_DELAYS)
+    if not raw.isdigit():
+        raise ConfigError(
+            f"{RETRIES_ENV}={raw!r} is not a number of retries",
+            hint=f"set {RETRIES_ENV} to 0 or more, or unset it (3)",
+        )
+    return int(raw)
 
 
 def _basename(url: str) -> str:
@@ -449,7 +500,7 @@ def _request_target(url: str) -> str:
 
 
 def _connect(
-    scheme: str, netloc: str, context: ssl.SSLContext | None
+    scheme: str, netloc: str, context: ssl.SSLContext | None, timeout: float
 ) -> http.client.HTTPConnection:
     """A connection to `netloc`, through the proxy the environment names for it, if any."""
     import http.client
@@ -459,8 +510,8 @@ def _connect(
     proxy = _proxy_for(scheme, host)
     if proxy is None:
         if scheme == "https":
-            return http.client.HTTPSConnection(host, port, timeout=TIMEOUT_SECONDS, context=context)
-        return http.client.HTTPConnection(host, port, timeout=TIMEOUT_SECONDS)
+            return http.client.HTTPSConnection(host, port, timeout=timeout, context=context)
+        return http.client.HTTPConnection(host, port, timeout=timeout)
     via = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
     auth = {}
     if via.username is not None:
@@ -468,11 +519,11 @@ def _connect(
         auth["Proxy-Authorization"] = f"Basic {token.decode()}"
     if scheme == "https":
         conn = http.client.HTTPSConnection(
-            via.hostname or "", via.port or 80, timeout=TIMEOUT_SECONDS, context=context
+            via.hostname or "", via.port or 80, timeout=timeout, context=context
         )
         conn.set_tunnel(host, port, headers=auth)
         return conn
-    return http.client.HTTPConnection(via.hostname or "", via.port or 80, timeout=TIMEOUT_SECONDS)
+    return http.client.HTTPConnection(via.hostname or "", via.port or 80, timeout=timeout)
 
 
 def _proxy_for(scheme: str, host: str) -> str | None:
