@@ -9,7 +9,10 @@
 #     pages/<hash of index URL>/<name>.json   parsed project pages, fresh for PAGE_TTL_SECONDS
 #     tmp/                                    downloads and extractions in progress
 # Every write is atomic: files via temp + os.replace; trees are built in tmp/ and renamed into
-# place with their release.json inside, so a tree folder that exists is complete. A wheel read
+# place with their release.json and manifest.json (sha256 of every file) inside, so a tree
+# folder that exists is complete. What is read back is checked: a tree against its manifest,
+# a listing against the sha256 it carries, a member against its size and CRC (remote.py);
+# a damaged entry is a miss (a warning), fetched again and replaced. A wheel read
 # by ranges has a tree folder holding only release.json (extra["members"] names its members/
 # folder); its members arrive one by one, each written atomically, and are read from there.
 # Takes: records and staged folders. Gives: records, tree folders, cached pages, Releases.
@@ -45,6 +48,7 @@ CACHE_ENV = "DRIFT_AUDIT_CACHE_DIR"
 PAGE_TTL_SECONDS = 600.0
 STALE_TMP_SECONDS = 86400.0
 RECORD = "release.json"
+MANIFEST = "manifest.json"
 LISTING = "listing.json"
 CACHE_HINT = f"pass --cache-dir (or set {CACHE_ENV}) to a writable folder"
 
@@ -154,16 +158,27 @@ class Cache:
 
     def _publish(self, staged: Path, record: TreeRecord, dest: Path) -> Path:
         try:
+            (staged / MANIFEST).write_text(json.dumps(_manifest(staged)), encoding="utf-8")
             (staged / RECORD).write_text(json.dumps(record.to_json(), indent=1), encoding="utf-8")
             dest.parent.mkdir(parents=True, exist_ok=True)
+            self._discard_damaged(dest)
             staged.replace(dest)
         except OSError as exc:
-            if (dest / RECORD).is_file():  # another run got there first: theirs is complete
+            if _load_tree(dest, quiet=True):  # another run got there first: theirs is complete
                 return dest
             raise FetchError(
                 f"cannot write to the cache at {self.root}: {exc}", hint=CACHE_HINT
             ) from exc
         return dest
+
+    def _discard_damaged(self, dest: Path) -> None:
+        """Move a damaged tree out of the way (into tmp/, then delete it)."""
+        if not dest.exists() or _load_tree(dest, quiet=True):
+            return
+        aside = Path(tempfile.mkdtemp(dir=self.root / "tmp", prefix="damaged-"))
+        with contextlib.suppress(OSError):  # another run may have moved it first
+            dest.replace(aside / "tree")
+        shutil.rmtree(aside, ignore_errors=True)
 
     @contextlib.contextmanager
     def staging(self) -> Iterator[Path]:
@@ -224,10 +239,17 @@ class MemberStore:
         self._warned = False
 
     def load_listing(self) -> dict[str, Any]:
-        return _read_json(self.folder / LISTING)
+        """The stored listing; {} when there is none or it fails its own sha256."""
+        data = _read_json(self.folder / LISTING)
+        digest = data.pop("sha256", None)
+        if data and digest != _digest(data):
+            log.warning("the cached listing %s is damaged; reading it again", self.folder)
+            return {}
+        return data
 
     def save_listing(self, data: dict[str, Any]) -> None:
-        self.write(LISTING, json.dumps(data, separators=(",", ":")).encode(), root=True)
+        sealed = {**data, "sha256": _digest(data)}
+        self.write(LISTING, json.dumps(sealed, separators=(",", ":")).encode(), root=True)
 
     def read(self, name: str) -> bytes | None:
         try:
@@ -324,7 +346,8 @@ def _entry(root: Path, name: str, version: str, tree_dir: Path) -> CacheEntry:
         files, size = _disk_usage(root / "members" / str(key) / "files")
         return CacheEntry(name, version, "ranges", files, size)
     files, size = _disk_usage(tree_dir)
-    return CacheEntry(name, version, "extracted", max(files - 1, 0), size)  # not release.json
+    own = sum((tree_dir / n).is_file() for n in (RECORD, MANIFEST))  # ours, not the release's
+    return CacheEntry(name, version, "extracted", max(files - own, 0), size)
 
 
 def _subfolders(folder: Path) -> list[Path]:
@@ -374,13 +397,58 @@ def _read_json(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _load_tree(tree_dir: Path) -> tuple[Path, TreeRecord] | None:
+def _load_tree(tree_dir: Path, *, quiet: bool = False) -> tuple[Path, TreeRecord] | None:
+    """A cached tree and its record; None when it is missing, unreadable or damaged (a file
+    missing or not matching its manifest)."""
     data = _read_json(tree_dir / RECORD)
     try:
-        return (tree_dir, TreeRecord.from_json(data)) if data else None
+        record = TreeRecord.from_json(data) if data else None
     except (KeyError, TypeError, ValueError):
         log.debug("ignoring a cache entry with an unreadable %s: %s", RECORD, tree_dir)
         return None
+    if record is None:
+        return None
+    damage = _damage(tree_dir)
+    if damage is not None:
+        if not quiet:
+            log.warning("the cached tree %s is damaged (%s); fetching it again", tree_dir, damage)
+        return None
+    return tree_dir, record
+
+
+def _manifest(folder: Path) -> dict[str, str]:
+    """posix path -> sha256 of every file under `folder`."""
+    found = {}
+    for parent, _, names in os.walk(folder):
+        for name in names:
+            path = Path(parent) / name
+            found[path.relative_to(folder).as_posix()] = hashlib.sha256(
+                path.read_bytes()
+            ).hexdigest()
+    return found
+
+
+def _damage(tree_dir: Path) -> str | None:
+    """What is wrong with a tree against its manifest, or None when it matches."""
+    try:
+        manifest = json.loads((tree_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return f"no readable {MANIFEST}"
+    if not isinstance(manifest, dict):
+        return f"no readable {MANIFEST}"
+    for rel, digest in manifest.items():
+        try:
+            data = (tree_dir / rel).read_bytes()
+        except OSError:
+            return f"{rel} is missing"
+        if hashlib.sha256(data).hexdigest() != digest:
+            return f"{rel} does not match its sha256"
+    return None
+
+
+def _digest(data: dict[str, Any]) -> str:
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _sweep(tmp: Path) -> None:
