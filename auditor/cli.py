@@ -267,6 +267,7 @@ def run(opts: Options) -> int:
         _error(exc.message, exc.hint)
         return ExitCode.ERROR
     except KeyboardInterrupt:
+        _stop_network()
         click.echo(f"{PROG}: interrupted", err=True)
         return INTERRUPTED
     except (click.ClickException, click.exceptions.Exit, BrokenPipeError):
@@ -280,6 +281,14 @@ def run(opts: Options) -> int:
             err=True,
         )
         return ExitCode.ERROR
+
+
+def _stop_network() -> None:
+    """Cancel range requests still running on worker threads, so that the process exits now
+    rather than when a slow server answers (only if the network was used at all)."""
+    fetch = sys.modules.get("auditor.sources.fetch")
+    if fetch is not None:
+        fetch.abort_all()
 
 
 def _run(opts: Options) -> int:

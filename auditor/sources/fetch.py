@@ -7,11 +7,14 @@
 #       `fetch_range`) over kept-alive connections, one per host per thread, with a small
 #       thread pool for concurrent member fetches; the byte and request counts of this run.
 # Takes: URLs. Gives: Page (body, content type, final URL), a file on disk plus its sha256, or
-# the bytes of one range. A 404/410 is `NotFound` (the index decides what it means); other
-# failures are FetchError; a hash mismatch is ArchiveError. With offline=True a network URL is
-# refused outright. Credentials in an index URL (https://user:token@host/simple) become a Basic
-# Authorization header, reused for files on the same host, never sent to another host after a
-# redirect, and never shown in messages (`redact`).
+# the bytes of one range. `abort_all` (Ctrl-C) stops every fetcher at once: queued range
+# requests are cancelled and sockets shut, so worker threads blocked on a slow server end and
+# the process can exit now, not after the timeout. A 404/410 is `NotFound` (the index
+# decides what it means); other failures are FetchError; a hash mismatch is ArchiveError.
+# With offline=True a network URL is refused outright. Credentials in an index URL
+# (https://user:token@host/simple) become a Basic Authorization header, reused for files on
+# the same host, never sent to another host after a redirect, and never shown in messages
+# (`redact`).
 # Never a multi-range request (`bytes=a-b,c-d`): some servers answer it with the whole body.
 # A ranged request answered 200 (the server ignores Range) is the whole file: `fetch_tail`
 # streams it to disk for the caller to use as a whole download. The network modules (ssl,
@@ -21,12 +24,13 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import hashlib
 import logging
 import os
 import threading
-import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, TypeVar
@@ -58,6 +62,7 @@ NETWORK_HINT = (
 )
 CORRUPT_HINT = "retry; if it persists the index or a proxy serves a corrupt file"
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_LIVE: weakref.WeakSet[Fetcher] = weakref.WeakSet()  # for abort_all
 
 
 def _user_agent() -> str:
@@ -101,6 +106,12 @@ class Tail:
     whole: Downloaded | None = None  # set when the whole file was streamed to `spill`
 
 
+def abort_all() -> None:
+    """Stop the network work of every live Fetcher (the run was interrupted)."""
+    for fetcher in list(_LIVE):
+        fetcher.abort()
+
+
 class Fetcher:
     """GETs pages, downloads files and byte ranges; counts network bytes and requests."""
 
@@ -126,6 +137,8 @@ class Fetcher:
         self._connections: list[http.client.HTTPConnection] = []
         self._moved: dict[str, str] = {}  # URL -> where it redirected to last time
         self._pool: ThreadPoolExecutor | None = None
+        self._aborted = threading.Event()
+        _LIVE.add(self)
 
     @functools.cached_property
     def _user_agent(self) -> str:
@@ -172,6 +185,30 @@ class Fetcher:
             pool.shutdown(wait=True)
         for conn in connections:
             conn.close()
+
+    def abort(self) -> None:
+        """Cancel queued range requests and shut every kept-alive socket, waking the threads
+        that wait on them; from now on every request fails at once."""
+        import socket
+
+        self._aborted.set()
+        with self._lock:
+            pool, connections = self._pool, list(self._connections)
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        for conn in connections:
+            sock = conn.sock
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+    def _pause(self, seconds: float) -> None:
+        """The backoff before a retry; cut short by abort()."""
+        self._aborted.wait(seconds)
+
+    def _check_aborted(self, url: str) -> None:
+        if self._aborted.is_set():
+            raise FetchError(f"cannot fetch {url}: the run was interrupted", hint=NETWORK_HINT)
 
     def pool(self) -> ThreadPoolExecutor:
         """The worker threads for concurrent range requests, started on first use."""
@@ -238,7 +275,8 @@ class Fetcher:
         for delay in self._delays():
             if failure is not None:
                 log.debug("retrying %s in %.1fs after: %s", url, delay, failure)
-                time.sleep(delay)
+                self._pause(delay)
+            self._check_aborted(url)
             try:
                 return self._exchange(url, headers, consume)
             except _Retryable as exc:
@@ -373,7 +411,8 @@ class Fetcher:
         for delay in self._delays():
             if failure is not None:
                 log.debug("retrying %s in %.1fs after: %s", url, delay, failure)
-                time.sleep(delay)
+                self._pause(delay)
+            self._check_aborted(url)
             self._count_request()
             try:
                 with self._opener.open(request, timeout=self.timeout) as resp:

@@ -46,6 +46,7 @@ class FakeIndex:
     truncate: dict[str, int] = field(default_factory=dict)  # "page"/"file" -> answers to cut
     hang: set[str] = field(default_factory=set)  # "page"/"file": accept and never answer
     file_delay: float = 0.0  # seconds before each file answer
+    range_delay: float = 0.0  # seconds before each answer to `bytes=a-b` (not the tail)
     missing_files: set[str] = field(default_factory=set)  # listed, but 404 when fetched
     requests: list[tuple[str, str | None]] = field(default_factory=list)  # path, Range
     release: threading.Event = field(default_factory=threading.Event)  # ends every hang
@@ -113,6 +114,8 @@ def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
         def _file(self, byte_range: str | None) -> None:
             if index.file_delay:
                 index.release.wait(index.file_delay)
+            if index.range_delay and byte_range and not byte_range.startswith("bytes=-"):
+                index.release.wait(index.range_delay)
             name = self.path.rsplit("/", 1)[-1]
             data = index.files.get(name)
             if data is None or name in index.missing_files:

@@ -44,7 +44,7 @@ def _isolated(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     for var in (fetch.TIMEOUT_ENV, fetch.RETRIES_ENV):
         monkeypatch.delenv(var, raising=False)
     slept: list[float] = []
-    monkeypatch.setattr(fetch.time, "sleep", slept.append)  # the backoff, recorded not slept
+    monkeypatch.setattr(fetch.Fetcher, "_pause", lambda self, s: slept.append(s))  # not slept
     return slept
 
 
