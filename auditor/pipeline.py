@@ -88,6 +88,23 @@ def audit(
             "nothing to audit against", hint="pass --against SPEC, e.g. vllm==0.17.0"
         )
     index = open_index(index_url, cache_dir, offline)
+    try:
+        return _audit(index, consumer, against, baseline, exclude, pre, baseline_file, started)
+    finally:
+        index.close()  # background fetches and kept-alive connections end with the audit
+
+
+def _audit(
+    index: Index,
+    consumer: str,
+    against: Sequence[str],
+    baseline: str | Sequence[str] | None,
+    exclude: Sequence[str],
+    pre: bool,
+    baseline_file: str | Path | None,
+    started: float,
+) -> Report:
+    """The stages, in order, against an open index."""
     consumer_release = resolve_consumer(consumer, index)
     targets = _targets(index, against, pre)
     baselines = _baselines(index, consumer_release, list(targets), _specs(baseline), pre)
