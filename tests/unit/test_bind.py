@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from auditor.bind import (
@@ -128,7 +128,7 @@ calls = st.tuples(
 )
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(signatures(), calls)
 def test_binder_agrees_with_cpython_on_plain_calls(
     signature: Signature, call: tuple[int, list[str]]
@@ -138,7 +138,7 @@ def test_binder_agrees_with_cpython_on_plain_calls(
     assert (not verdict) == cpython_accepts(signature, positional, tuple(keywords))
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(signatures(), calls, st.integers(0, 3), st.lists(st.sampled_from(NAMES), max_size=3))
 def test_binder_never_reports_a_star_call_that_can_bind(
     signature: Signature, call: tuple[int, list[str]], extra_pos: int, extra_kw: list[str]
