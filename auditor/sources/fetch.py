@@ -177,7 +177,10 @@ class Fetcher:
         self._authorize(url)
 
     def close(self) -> None:
-        """Stop the worker threads and close every kept-alive connection."""
+        """Stop the worker threads and close every kept-alive connection. Requests still
+        queued or in flight (a prefetch nobody read, or the run was interrupted) are cut
+        off first, so closing never waits on a slow server."""
+        self.abort()
         with self._lock:
             pool, self._pool = self._pool, None
             connections, self._connections = self._connections, []
@@ -208,7 +211,7 @@ class Fetcher:
 
     def _check_aborted(self, url: str) -> None:
         if self._aborted.is_set():
-            raise FetchError(f"cannot fetch {url}: the run was interrupted", hint=NETWORK_HINT)
+            raise FetchError(f"cannot fetch {url}: fetching was stopped (closed or interrupted)")
 
     def pool(self) -> ThreadPoolExecutor:
         """The worker threads for concurrent range requests, started on first use."""
@@ -327,6 +330,9 @@ class Fetcher:
             self._count_request()
             try:
                 conn.request("GET", path, headers=headers)
+                if self._aborted.is_set():  # its socket may postdate abort()'s sweep
+                    conn.close()
+                    self._check_aborted(url)
                 return conn.getresponse()
             except (http.client.RemoteDisconnected, ConnectionError) as exc:
                 conn.close()

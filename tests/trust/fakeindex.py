@@ -194,8 +194,8 @@ def wait_for(predicate: object, timeout: float = 20.0) -> bool:
 @contextlib.contextmanager
 def indexes_closed_after(monkeypatch: object) -> Iterator[list[object]]:
     """Every Index the pipeline opens in the block is closed at its end (its kept-alive
-    connections and worker threads). `auditor.pipeline.audit` does not close its index yet;
-    unclosed sockets would be ResourceWarnings, which this suite turns into errors."""
+    connections and worker threads), whatever the pipeline did: unclosed sockets would be
+    ResourceWarnings, which this suite turns into errors. Closing twice is harmless."""
     import pytest
 
     from auditor import pipeline
