@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -196,21 +197,25 @@ class ProviderAPI:
     def _visit(self, name: str, short: str, parent: griffe.Module | None) -> griffe.Module | None:
         base = name.replace(".", "/")
         for candidate in candidates(name):
-            code = self.tree.read_text(candidate)
-            if code is None:
-                continue
-            filepath = PurePosixPath(candidate)
-            self._lines[filepath] = code.splitlines()  # type: ignore[index]  # for .source
             try:
-                module = griffe.visit(
-                    short,
-                    filepath,  # type: ignore[arg-type]
-                    code,
-                    parent=parent,
-                    modules_collection=self._collection,
-                    lines_collection=self._lines,
-                )
-            except Exception as error:
+                code = self.tree.read_text(candidate)
+                if code is None:
+                    continue
+                filepath = PurePosixPath(candidate)
+                self._lines[filepath] = code.splitlines()  # type: ignore[index]  # for .source
+                with warnings.catch_warnings():
+                    # `"\d"` in a provider's source warns; under -W error that must not make
+                    # the module unreadable (and be memoized as unknown)
+                    warnings.simplefilter("ignore")
+                    module = griffe.visit(
+                        short,
+                        filepath,  # type: ignore[arg-type]
+                        code,
+                        parent=parent,
+                        modules_collection=self._collection,
+                        lines_collection=self._lines,
+                    )
+            except Exception as error:  # a provider file that cannot be decoded or visited
                 self.load_errors[name] = f"{type(error).__name__}: {error}"
                 logger.warning("provider module %s could not be read: %s", name, error)
                 raise Unknown(f"module {name} could not be parsed") from error

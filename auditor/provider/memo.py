@@ -182,7 +182,10 @@ class MemoizedProvider:
     def _compute_digest(self, module: str) -> str:
         base = module.replace(".", "/")
         for candidate in candidates(module):
-            text = self.tree.read_text(candidate)
+            try:
+                text = self.tree.read_text(candidate)
+            except (UnicodeDecodeError, OSError):
+                return f"{candidate}:unreadable"  # the resolver reports such a module unknown
             if text is not None:
                 return candidate + ":" + hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
         return "namespace" if self.tree.is_dir(base) else "absent"

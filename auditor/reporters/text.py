@@ -178,7 +178,7 @@ def _source_lines(finding: Finding, pal: Palette) -> list[str]:
     text = next((t for n, t in finding.source if n == loc.line), None)
     if text is None:
         return []
-    text = text.rstrip("\r\n")
+    text = _clip(text.rstrip("\r\n"), loc.end_column if loc.end_line == loc.line else 0)
     number = str(loc.line)
     gutter = " " * len(number)
     start = max(loc.column - 1, 0)
@@ -192,6 +192,15 @@ def _source_lines(finding: Finding, pal: Palette) -> list[str]:
         f"{'^' * width}{pal.reset}",
         *_keyword_line(finding, pal, len(number)),
     ]
+
+
+MAX_SHOWN = 240  # characters of a source line shown (generated code has enormous lines)
+
+
+def _clip(text: str, needed: int) -> str:
+    """At most MAX_SHOWN characters, but never cutting the reported span."""
+    limit = max(MAX_SHOWN, needed)
+    return text if len(text) <= limit else text[:limit] + " …"
 
 
 def _keyword_line(finding: Finding, pal: Palette, gutter: int) -> list[str]:

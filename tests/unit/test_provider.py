@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 from auditor.model import Lookup, SymbolKind
@@ -216,3 +218,17 @@ def test_deprecations_are_told_apart_by_where_the_warning_is(
     assert symbol is not None
     assert (symbol.deprecated is not None) == whole
     assert symbol.deprecated_params == params
+
+
+def test_a_warning_while_reading_a_provider_module_does_not_hide_it() -> None:
+    """`"\\d"` warns when compiled; under -W error the module must still be read."""
+    files = {
+        "acme/__init__.py": "",
+        "acme/m.py": 'import re\nPAT = re.compile("\\d+")\ndef f(a): ...\n',
+    }
+    api = ProviderAPI(DictTree(files), ("acme",), "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        found = api.resolve("acme.m.f")
+    assert found.status is Lookup.FOUND
+    assert found.symbol is not None and str(found.symbol.signature) == "(a)"
