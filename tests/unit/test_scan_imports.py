@@ -2,39 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from textwrap import dedent
-from typing import TYPE_CHECKING
 
 import pytest
 
 from auditor.model import Action, CallShape, ConsumerScan, Site
 from auditor.scan import scan_consumer
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
+from tests.helpers import DictTree
 
 Row = tuple[str, str, int, CallShape | None]
 
 
-@dataclass
-class MemoryTree:
-    """A SourceTree over a dict of posix path -> text."""
-
-    files: dict[str, str]
-
-    def read_text(self, path: str) -> str | None:
-        return self.files.get(path)
-
-    def is_dir(self, path: str) -> bool:
-        return any(p.startswith(path.rstrip("/") + "/") for p in self.files)
-
-    def walk(self) -> Iterator[str]:
-        return iter(sorted(self.files))
-
-
 def scan(files: dict[str, str]) -> ConsumerScan:
-    tree = MemoryTree({path: dedent(text) for path, text in files.items()})
+    tree = DictTree({path: dedent(text) for path, text in files.items()})
     return scan_consumer(tree, ["pkg"], ["vllm"])
 
 
