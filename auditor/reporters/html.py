@@ -27,7 +27,7 @@ from auditor.model import Status
 from auditor.reporters.common import count_by_kind, provider_line, tally, tool_version
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
     import jinja2
 
@@ -68,33 +68,8 @@ class SigRow:
     focus: bool = False
 
 
-def split_top_level(text: str, sep: str = ",") -> list[str]:
-    """Split on `sep` outside brackets and string literals; parts are stripped, empties kept out."""
-    parts: list[str] = []
-    depth, quote, start, i = 0, "", 0, 0
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch in _OPEN:
-            depth += 1
-        elif ch in _CLOSE:
-            depth -= 1
-        elif ch == sep and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-        i += 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
-
-
-def _closing_paren(text: str) -> int | None:
-    """Index of the `)` that closes the `(` at text[0], else None."""
+def _outside_strings(text: str) -> Iterator[tuple[int, str, int]]:
+    """(index, character, bracket depth before it) for every character outside strings."""
     depth, quote, i = 0, "", 0
     while i < len(text):
         ch = text[i]
@@ -105,13 +80,32 @@ def _closing_paren(text: str) -> int | None:
                 quote = ""
         elif ch in "'\"":
             quote = ch
-        elif ch in _OPEN:
-            depth += 1
-        elif ch in _CLOSE:
-            depth -= 1
-            if depth == 0:
-                return i
+        else:
+            yield i, ch, depth
+            if ch in _OPEN:
+                depth += 1
+            elif ch in _CLOSE:
+                depth -= 1
         i += 1
+
+
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """Split on `sep` outside brackets and string literals; parts are stripped, empties kept out."""
+    parts: list[str] = []
+    start = 0
+    for i, ch, depth in _outside_strings(text):
+        if ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _closing_paren(text: str) -> int | None:
+    """Index of the `)` that closes the `(` at text[0], else None."""
+    for i, ch, depth in _outside_strings(text):
+        if ch in _CLOSE and depth == 1:
+            return i
     return None
 
 
