@@ -62,9 +62,12 @@ class Resolver(Protocol):
 
 def bind(shape: CallShape, signature: Signature) -> tuple[Problem, ...]:
     """The problems CPython would raise binding `shape` to `signature`; only certain ones."""
+    positional = [p for p in signature.params if p.kind in POSITIONAL]
+    by_position = {p.name for p in positional[: shape.positional]}  # filled by position
+    catch_all = any(p.kind is ParamKind.VAR_KEYWORD for p in signature.params)
     problems = list(_positional_problems(shape, signature))
-    problems += _keyword_problems(shape, signature)
-    problems += _missing_problems(shape, signature)
+    problems += _keyword_problems(shape, signature, by_position, catch_all)
+    problems += _missing_problems(shape, signature, by_position, catch_all)
     return tuple(problems)
 
 
@@ -78,10 +81,9 @@ def _positional_problems(shape: CallShape, signature: Signature) -> list[Problem
     return []
 
 
-def _keyword_problems(shape: CallShape, signature: Signature) -> list[Problem]:
-    positional = [p for p in signature.params if p.kind in POSITIONAL]
-    by_position = {p.name for p in positional[: shape.positional]}
-    catch_all = any(p.kind is ParamKind.VAR_KEYWORD for p in signature.params)
+def _keyword_problems(
+    shape: CallShape, signature: Signature, by_position: set[str], catch_all: bool
+) -> list[Problem]:
     problems = []
     for keyword in shape.keywords:
         param = signature.param(keyword)
@@ -93,10 +95,9 @@ def _keyword_problems(shape: CallShape, signature: Signature) -> list[Problem]:
     return problems
 
 
-def _missing_problems(shape: CallShape, signature: Signature) -> list[Problem]:
-    positional = [p for p in signature.params if p.kind in POSITIONAL]
-    by_position = {p.name for p in positional[: shape.positional]}
-    catch_all = any(p.kind is ParamKind.VAR_KEYWORD for p in signature.params)
+def _missing_problems(
+    shape: CallShape, signature: Signature, by_position: set[str], catch_all: bool
+) -> list[Problem]:
     problems = []
     for param in signature.params:
         if not param.required or param.name in by_position:
