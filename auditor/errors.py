@@ -51,5 +51,10 @@ class ArchiveError(AuditError):
     """A wheel or sdist is corrupt, truncated or does not match its hash."""
 
 
+class UnreadableError(AuditError):
+    """A consumer file or folder exists but cannot be read: auditing around it would pass
+    over whatever it holds."""
+
+
 class ConfigError(AuditError):
     """An unknown or mistyped key in [tool.drift-audit]."""

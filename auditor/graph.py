@@ -21,20 +21,23 @@ public modules (no `_private` part): importing one runs it and exposes what it d
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from auditor.files import confined
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
+    from pathlib import Path
 
+    from auditor.files import Confined
     from auditor.model import ConsumerScan
 
 MAX_CHAINS = 3
+MAX_STORE_BYTES = 64 << 20
 MAX_REEXPORTS = 10  # re-export hops followed from the top package to a definition
 _INIT_NAMES = ("/__init__.py", "/__init__.pyi", ".py", ".pyi")
 
@@ -44,7 +47,11 @@ class CallGraph:
     for, and not even then when `store` already holds the chains of a graph of this shape."""
 
     def __init__(
-        self, scan: ConsumerScan, entry_points: Iterable[str] = (), store: Path | None = None
+        self,
+        scan: ConsumerScan,
+        entry_points: Iterable[str] = (),
+        store: Path | None = None,
+        root: Path | None = None,
     ) -> None:
         self._scan = scan
         exports = _Exports(scan)
@@ -54,7 +61,8 @@ class CallGraph:
         self.entry_points = frozenset(declared | exports.public_api() | mains)
         self.public_modules = frozenset(m for m in modules if _is_public(m))
         self._cache: dict[str, tuple[tuple[str, ...], ...]] = {}
-        self._store = store / f"{self.fingerprint()}.json" if store is not None else None
+        path = store / f"{self.fingerprint()}.json" if store is not None else None
+        self._store = confined(path, root) if path is not None else None
         self._stored = _load_chains(self._store)
         self._new = False
 
@@ -80,14 +88,9 @@ class CallGraph:
             return
         document = {scope: [list(c) for c in chains] for scope, chains in self._cache.items()}
         document.update({k: v for k, v in self._stored.items() if k not in document})
-        try:
-            self._store.parent.mkdir(parents=True, exist_ok=True)
-            handle, temp = tempfile.mkstemp(dir=self._store.parent, suffix=".tmp")
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump(document, out, sort_keys=True)
-            Path(temp).replace(self._store)
-        except OSError:
-            return
+        fs, rel = self._store
+        with contextlib.suppress(OSError):
+            fs.write(rel, json.dumps(document, sort_keys=True).encode())
 
     @cached_property
     def graph(self) -> Any:
@@ -138,18 +141,32 @@ def _is_public(module: str) -> bool:
     )
 
 
-def _load_chains(path: Path | None) -> dict[str, list[list[str]]]:
-    if path is None:
+def _load_chains(store: tuple[Confined, str] | None) -> dict[str, list[list[str]]]:
+    """The stored chains: scope -> chains of dotted paths; {} when absent, corrupt or of
+    another shape (the cache is untrusted), and any entry that does not fit is left out."""
+    if store is None:
         return {}
+    fs, rel = store
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        raw = fs.read(rel, limit=MAX_STORE_BYTES)
+        data = json.loads(raw) if raw is not None else {}
+    except (OSError, ValueError, RecursionError):
         return {}
-    return data if isinstance(data, dict) else {}
+    if not isinstance(data, dict):
+        return {}
+    return {
+        scope: chains
+        for scope, chains in data.items()
+        if isinstance(chains, list)
+        and all(isinstance(c, list) and all(isinstance(n, str) for n in c) for c in chains)
+    }
 
 
 def build_graph(
-    scan: ConsumerScan, entry_points: Iterable[str] = (), store: Path | None = None
+    scan: ConsumerScan,
+    entry_points: Iterable[str] = (),
+    store: Path | None = None,
+    root: Path | None = None,
 ) -> CallGraph:
     """The consumer's call graph with its edges into the provider.
 
@@ -158,7 +175,7 @@ def build_graph(
         entry_points: object references from the consumer's metadata (`pkg.cli:main`,
             `pkg.cli:App.run`, `pkg.plugin`); ones that name nothing in the scan are ignored.
     """
-    return CallGraph(scan, entry_points, store)
+    return CallGraph(scan, entry_points, store, root)
 
 
 # --------------------------------------------------------------------------- exports

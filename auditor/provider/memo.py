@@ -18,12 +18,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from auditor.files import Confined, confined
 from auditor.model import Lookup, Param, ParamKind, Resolution, Signature, Symbol, SymbolKind
 from auditor.provider.paths import candidates, module_files
 
@@ -35,6 +34,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("drift_audit")
 FORMAT = 1
+MAX_MEMO_BYTES = 256 << 20
 Deps = tuple[tuple[str, str], ...]  # (module name, digest of its file) sorted
 
 
@@ -51,20 +51,24 @@ def analysis_version() -> str:
 class ResolutionMemo:
     """Lookups answered before, per provider distribution, persisted as JSON."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, root: Path | None = None) -> None:
+        """`path`: the memo file; `root`: the cache folder it lies in (nothing below it is
+        followed as a link; default the memo's own folder)."""
         self.path = path
         self._entries: dict[str, list[tuple[Deps, Any]]] = {}
         self._dirty = False
         self.hits = 0
         self.misses = 0
-        if path is not None:
-            self._load(path)
+        self._store = confined(path, root) if path is not None else None
+        if self._store is not None:
+            self._load(*self._store)
 
     @classmethod
     def for_cache(cls, cache_root: Path | None, provider: str) -> ResolutionMemo:
         if cache_root is None:
             return cls(None)
-        return cls(cache_root / "resolutions" / analysis_version() / f"{provider}.json")
+        path = cache_root / "resolutions" / analysis_version() / f"{provider}.json"
+        return cls(path, cache_root)
 
     def lookup(self, key: str, digest_of: Any) -> Any:
         for deps, value in self._entries.get(key, ()):
@@ -91,27 +95,71 @@ class ResolutionMemo:
                 for key, entries in sorted(self._entries.items())
             },
         }
+        assert self._store is not None
+        fs, rel = self._store
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump(document, out, separators=(",", ":"))
-            Path(temp).replace(self.path)
+            fs.write(rel, json.dumps(document, separators=(",", ":")).encode())
             self._dirty = False
         except OSError as error:
             logger.warning("could not write the lookup memo %s: %s", self.path, error)
 
-    def _load(self, path: Path) -> None:
+    def _load(self, fs: Confined, rel: str) -> None:
+        """Read the memo; an absent, corrupt or oddly shaped file (it is only a memo, and the
+        cache is untrusted) leaves it empty, or without the entries that do not fit."""
         try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return  # absent or corrupt: start empty (it is only a memo)
+            raw = fs.read(rel, limit=MAX_MEMO_BYTES)
+            document = json.loads(raw) if raw is not None else None
+        except (OSError, ValueError, RecursionError):
+            return
         if not isinstance(document, dict) or document.get("format") != FORMAT:
             return
-        for key, entries in document.get("entries", {}).items():
-            self._entries[key] = [
-                (tuple((str(m), str(d)) for m, d in deps), value) for deps, value in entries
-            ]
+        entries = document.get("entries")
+        for key, rows in entries.items() if isinstance(entries, dict) else ():
+            kept = (
+                [entry for row in rows if (entry := _entry(key, row)) is not None]
+                if isinstance(rows, list)
+                else []
+            )
+            if kept:
+                self._entries[key] = kept
+
+
+def _entry(key: str, row: object) -> tuple[Deps, Any] | None:
+    """One stored (deps, value) pair, if it has the shape save() writes."""
+    if not isinstance(row, list) or len(row) != 2 or not isinstance(row[0], list):
+        return None
+    deps_rows, value = row
+    if not all(
+        isinstance(d, list) and len(d) == 2 and all(isinstance(x, str) for x in d)
+        for d in deps_rows
+    ):
+        return None
+    try:
+        if key.startswith("moved:"):
+            if not isinstance(value, dict) or not isinstance(value.get("found"), (str, type(None))):
+                return None
+        elif not _well_typed(resolution_from_json(value)):
+            return None
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    return tuple((m, d) for m, d in deps_rows), value
+
+
+def _well_typed(resolution: Resolution) -> bool:
+    """Whether every text field of a Resolution read back is text (or None where allowed)."""
+    symbol = resolution.symbol
+    texts: list[object] = [resolution.path]
+    optional: list[object] = [resolution.missing, resolution.detail]
+    if symbol is not None:
+        texts += [symbol.path, *symbol.deprecated_params]
+        optional += [symbol.why_unknown, symbol.deprecated]
+        if symbol.signature is not None:
+            texts += [p.name for p in symbol.signature.params]
+            optional += [symbol.signature.returns]
+            optional += [x for p in symbol.signature.params for x in (p.default, p.annotation)]
+    return all(isinstance(t, str) for t in texts) and all(
+        o is None or isinstance(o, str) for o in optional
+    )
 
 
 class MemoizedProvider:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from auditor.errors import UnreadableError
 from auditor.model import ConsumerScan, Definition, Edge, Location, Site, Unparsable
 from auditor.scan.calls import use_results
 from auditor.scan.classes import class_results
@@ -20,6 +21,7 @@ from auditor.scan.instances import Instances
 from auditor.scan.resolve import Resolver
 from auditor.scan.scopes import Scope
 from auditor.scan.source import (
+    is_excluded,
     is_package,
     module_name,
     parse_source,
@@ -57,6 +59,7 @@ def scan_consumer(
     """
     roots = frozenset(providers)
     paths = select_paths(tree.walk(), exclude)
+    _refuse_unreadable(tree, exclude)
     walked: list[FileFacts] = []
     unparsable: list[Unparsable] = []
     lines: dict[str, tuple[str, ...]] = {}
@@ -101,11 +104,28 @@ def _scan_file(
         return Unparsable(path, "RecursionError: nested too deeply to analyse")
 
 
+def _refuse_unreadable(tree: SourceTree, exclude: Sequence[str]) -> None:
+    """UnreadableError for a folder the walk could not list (unless it is excluded)."""
+    for path, why in getattr(tree, "unreadable", ()):
+        if not is_excluded(path + "/", exclude) and not is_excluded(path, exclude):
+            raise UnreadableError(
+                f"cannot read the folder {path} of the consumer: {why}",
+                hint=UNREADABLE_HINT,
+            )
+
+
+UNREADABLE_HINT = "fix its permissions, or leave it out of the scan with --exclude"
+
+
 def _read(tree: SourceTree, path: str) -> str | Unparsable:
     try:
         text = tree.read_text(path)
     except UnicodeDecodeError as exc:
         return Unparsable(path, f"UnicodeDecodeError: {exc.reason}")
+    except OSError as exc:
+        raise UnreadableError(
+            f"cannot read {path} of the consumer: {exc.strerror or exc}", hint=UNREADABLE_HINT
+        ) from exc
     if text is None:
         return Unparsable(path, "the file could not be read")
     return text.removeprefix("\ufeff")

@@ -1,20 +1,29 @@
 # Maintainers: the on-disk cache, so that a repeated audit downloads nothing.
 #
 # Owns: the cache folder (argument > $DRIFT_AUDIT_CACHE_DIR > the user cache dir) and its layout:
-#     trees/<name>/<version>-<sha256[:16]>/   extracted sources + release.json (what we know)
-#     trees/<name>/index.json                 version -> tree folder, for lookups without network
+#     trees/<index key>/<name>/<version>-<sha256[:16]>/  extracted sources + release.json
+#     trees/<index key>/<name>/index.json      version -> tree folder, for lookups without network
 #     local/<sha256[:16]>/                    the same for local wheels/sdists (direct references)
 #     members/<sha256>/listing.json           a wheel read by ranges: its members and where they lie
 #     members/<sha256>/files/<member path>    the members read so far (verified, inflated)
-#     pages/<hash of index URL>/<name>.json   parsed project pages, fresh for PAGE_TTL_SECONDS
+#     pages/<index key>/<name>.json           parsed project pages, fresh for PAGE_TTL_SECONDS
+#     resolutions/, chains/                   the provider lookup memo and the call-chain memo
 #     tmp/                                    downloads and extractions in progress
-# Every write is atomic: files via temp + os.replace; trees are built in tmp/ and renamed into
+# The index key is a hash of the index URL without credentials: a release is only ever reused
+# for the index it came from, and no password is ever written here (nor in any page or record).
+# The cache is untrusted input (a CI cache restored from a pull request's run): every path is
+# reached through files.Confined, which walks from the root without following links, and every
+# name read back from a record or listing is checked before use; an entry that is not what
+# this code writes is a miss (a warning), fetched again and replaced. So whatever the cache
+# holds, nothing is read or written outside it.
+# Every write is atomic: files via temp + rename; trees are built in tmp/ and renamed into
 # place with their release.json and manifest.json (sha256 of every file) inside, so a tree
 # folder that exists is complete. What is read back is checked: a tree against its manifest,
-# a listing against the sha256 it carries, a member against its size and CRC (remote.py);
-# a damaged entry is a miss (a warning), fetched again and replaced. A wheel read
-# by ranges has a tree folder holding only release.json (extra["members"] names its members/
-# folder); its members arrive one by one, each written atomically, and are read from there.
+# a listing against the sha256 it carries, a member against its size and CRC (remote.py).
+# A tree's files are read through its manifest: one that vanishes during the audit (another
+# process cleared the cache) is an error, never an absent module. A wheel read by ranges has a
+# tree folder holding only release.json (extra["members"] names its members/ folder); its
+# members arrive one by one, each written atomically, and are read from there.
 # Takes: records and staged folders. Gives: records, tree folders, cached pages, Releases.
 """The local cache of extracted source trees and index pages."""
 
@@ -25,8 +34,7 @@ import hashlib
 import json
 import logging
 import os
-import shutil
-import tempfile
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,12 +43,13 @@ from typing import TYPE_CHECKING, Any
 from packaging.version import InvalidVersion, Version
 
 from auditor.errors import FetchError
+from auditor.files import Confined
 from auditor.sources import Release
 from auditor.sources.simple import DistFile
-from auditor.sources.trees import FolderTree
+from auditor.sources.trees import FolderTree, safe_relative
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
 log = logging.getLogger("drift_audit")
 
@@ -51,6 +60,11 @@ RECORD = "release.json"
 MANIFEST = "manifest.json"
 LISTING = "listing.json"
 CACHE_HINT = f"pass --cache-dir (or set {CACHE_ENV}) to a writable folder"
+MAX_RECORD_BYTES = 16 << 20  # release.json, manifest.json, index.json: small JSON
+MAX_LISTING_BYTES = 256 << 20  # a listing of every member of a big wheel, or a page
+_KEY = re.compile(r"(cd-)?[0-9a-f]{64}")
+_HEX16 = re.compile(r"[0-9a-f]{16}")
+_CANONICAL = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 
 def cache_root(cache_dir: str | Path | None = None) -> Path:
@@ -61,6 +75,18 @@ def cache_root(cache_dir: str | Path | None = None) -> Path:
 
         chosen = platformdirs.user_cache_dir("drift-audit")
     return Path(chosen).expanduser()
+
+
+def index_key(index_url: str) -> str:
+    """The folder name of an index in the cache: a hash of its URL without credentials."""
+    from auditor.sources.fetch import without_credentials
+
+    return hashlib.sha256(without_credentials(index_url).rstrip("/").encode()).hexdigest()[:16]
+
+
+def is_member_key(key: object) -> bool:
+    """Whether `key` names a members/ folder as this code makes them (an archive's sha256)."""
+    return isinstance(key, str) and _KEY.fullmatch(key) is not None
 
 
 @dataclass(frozen=True)
@@ -88,29 +114,75 @@ class TreeRecord:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TreeRecord:
+        """The record; ValueError when any field is not what this code writes (an import
+        root that leaves the tree, import names that are not identifiers, a members key that
+        is not a hash...)."""
+        version, root, extra = data["version"], data["root"], data["extra"]
+        names, requires = data["import_names"], data["requires"]
+        if not (_strings(names) and _strings(requires) and isinstance(extra, dict)):
+            raise ValueError("a field has the wrong type")
+        if not all(isinstance(n, str) and n.isidentifier() for n in names):
+            raise ValueError("an import name is not an identifier")
+        if not isinstance(root, str) or (root and safe_relative(root) != root):
+            raise ValueError("the import root leaves the tree")
+        if version is not None and not isinstance(version, str):
+            raise ValueError("the version is not a string")
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in extra.items()):
+            raise ValueError("extra holds something else than strings")
+        if "members" in extra and not is_member_key(extra["members"]):
+            raise ValueError("the members key is not a sha256")
         return cls(
             name=str(data["name"]),
-            version=data["version"],
-            root=str(data["root"]),
-            import_names=tuple(data["import_names"]),
-            requires=tuple(data["requires"]),
+            version=version,
+            root=root,
+            import_names=tuple(names),
+            requires=tuple(requires),
             origin=str(data["origin"]),
-            extra=dict(data["extra"]),
+            extra=dict(extra),
         )
 
-    def release(self, tree_dir: Path, bytes_fetched: int = 0) -> Release:
-        """The Release this record describes, reading from `tree_dir`."""
-        root = tree_dir / self.root
+    def release(
+        self, tree: Path, files: Iterable[str] | None = None, bytes_fetched: int = 0
+    ) -> Release:
+        """The Release this record describes, reading from the folder `tree`; with `files`
+        (the manifest's paths, relative to `tree`) only those are read, and one that vanishes
+        is an error."""
+        root = tree / self.root if self.root else tree
+        listed = None
+        if files is not None:
+            prefix = f"{self.root}/" if self.root else ""
+            listed = [f[len(prefix) :] for f in files if f.startswith(prefix)]
         return Release(
             name=self.name,
             version=self.version,
-            tree=FolderTree(root, packages=self.import_names),
+            tree=CachedTree(root, packages=self.import_names, files=listed),
             origin=self.origin,
             import_names=self.import_names,
             requires=self.requires,
             bytes_fetched=bytes_fetched,
             extra={**self.extra, "root": str(root)},
         )
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+class CachedTree(FolderTree):
+    """A tree in the cache: no link below it is followed; with a file list (its manifest), a
+    listed file that cannot be read any more means the cache changed under the audit."""
+
+    links = False
+
+    def read_bytes(self, path: str) -> bytes | None:
+        data = super().read_bytes(path)
+        if data is None and self.files is not None and safe_relative(path) in self.files:
+            raise FetchError(
+                f"{path} vanished from the cached tree {self.root} during the audit",
+                hint="another drift-audit (or `drift-audit cache clear`) changed the cache; "
+                "run the audit again",
+            )
+        return data
 
 
 @dataclass(frozen=True)
@@ -120,174 +192,303 @@ class CachedPage:
 
 
 class Cache:
-    """Trees, pages and staging folders under one root."""
+    """Trees, pages and staging folders under one root, reached only through `fs`."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self.fs = Confined(root)
 
     # ----------------------------------------------------------------------- trees
 
-    def find_tree(self, name: str, version: str) -> tuple[Path, TreeRecord] | None:
-        """The cached tree of `name` at a version equal to `version` (PEP 440), if any."""
-        folder = self.root / "trees" / name
-        for cached, dirname in _read_json(folder / "index.json").items():
-            if same_version(cached, version) and (found := _load_tree(folder / str(dirname))):
+    def find_tree(
+        self, index_url: str, name: str, version: str
+    ) -> tuple[Path, TreeRecord, list[str]] | None:
+        """The tree of `name` at a version equal to `version` (PEP 440) fetched from
+        `index_url` earlier: (folder, record, its files), if any."""
+        folder = f"trees/{index_key(index_url)}/{name}"
+        for cached, dirname in self._read_json(f"{folder}/index.json").items():
+            if not (_is_component(dirname) and same_version(cached, version)):
+                continue
+            if (found := self._load_tree(f"{folder}/{dirname}")) is not None:
                 return found
         return None
 
-    def find_local(self, sha256: str) -> tuple[Path, TreeRecord] | None:
+    def find_local(self, sha256: str) -> tuple[Path, TreeRecord, list[str]] | None:
         """The tree extracted earlier from a local archive with this hash."""
-        return _load_tree(self.root / "local" / sha256[:16])
+        return self._load_tree(f"local/{sha256[:16]}")
 
-    def publish_tree(self, staged: Path, record: TreeRecord, sha256: str) -> Path:
+    def publish_tree(
+        self, index_url: str, staged: Path, record: TreeRecord, sha256: str
+    ) -> tuple[Path, list[str]]:
         """Move a staged index tree into place and list it in the project's index.json."""
-        folder = self.root / "trees" / record.name
+        folder = f"trees/{index_key(index_url)}/{record.name}"
         dirname = f"{record.version}-{sha256[:16]}"
-        dest = self._publish(staged, record, folder / dirname)
-        index = _read_json(folder / "index.json")
+        published = self._publish(staged, record, f"{folder}/{dirname}")
+        index = self._read_json(f"{folder}/index.json")
         index[str(record.version)] = dirname
-        self._write_json(folder / "index.json", index)
-        return dest
+        self._write_json(f"{folder}/index.json", index)
+        return published
+
+    def publish_local(
+        self, staged: Path, record: TreeRecord, sha256: str
+    ) -> tuple[Path, list[str]]:
+        return self._publish(staged, record, f"local/{sha256[:16]}")
 
     def members(self, key: str) -> MemberStore:
         """The store of members read by ranges from the archive with this key (its sha256)."""
-        return MemberStore(self.root / "members" / key)
+        if not is_member_key(key):
+            raise ValueError(f"not a members key: {key!r}")
+        return MemberStore(self.fs, f"members/{key}")
 
-    def publish_local(self, staged: Path, record: TreeRecord, sha256: str) -> Path:
-        return self._publish(staged, record, self.root / "local" / sha256[:16])
-
-    def _publish(self, staged: Path, record: TreeRecord, dest: Path) -> Path:
+    def _publish(self, staged: Path, record: TreeRecord, dest: str) -> tuple[Path, list[str]]:
+        src = self._rel(staged)
         try:
-            (staged / MANIFEST).write_text(json.dumps(_manifest(staged)), encoding="utf-8")
-            (staged / RECORD).write_text(json.dumps(record.to_json(), indent=1), encoding="utf-8")
-            dest.parent.mkdir(parents=True, exist_ok=True)
+            manifest = self._manifest(src)
+            self.fs.write(f"{src}/{MANIFEST}", json.dumps(manifest).encode())
+            self.fs.write(f"{src}/{RECORD}", json.dumps(record.to_json(), indent=1).encode())
             self._discard_damaged(dest)
-            staged.replace(dest)
+            self.fs.rename(src, dest)
         except OSError as exc:
-            if _load_tree(dest, quiet=True):  # another run got there first: theirs is complete
-                return dest
+            if (theirs := self._load_tree(dest, quiet=True)) is not None:
+                return theirs[0], theirs[2]  # another run got there first: theirs is complete
             raise FetchError(
-                f"cannot write to the cache at {self.root}: {exc}", hint=CACHE_HINT
+                f"cannot write to the cache at {self.root}: {exc.strerror or exc}", hint=CACHE_HINT
             ) from exc
-        return dest
+        return self.fs.path(dest), sorted(manifest)
 
-    def _discard_damaged(self, dest: Path) -> None:
-        """Move a damaged tree out of the way (into tmp/, then delete it)."""
-        if not dest.exists() or _load_tree(dest, quiet=True):
+    def _discard_damaged(self, dest: str) -> None:
+        """Move a damaged tree (or anything else in its place) out of the way, then delete it."""
+        if self.fs.lstat(dest) is None or self._load_tree(dest, quiet=True):
             return
-        aside = Path(tempfile.mkdtemp(dir=self.root / "tmp", prefix="damaged-"))
+        aside = self._rel(self.fs.mkdtemp("tmp", prefix="damaged-"))
         with contextlib.suppress(OSError):  # another run may have moved it first
-            dest.replace(aside / "tree")
-        shutil.rmtree(aside, ignore_errors=True)
+            self.fs.rename(dest, f"{aside}/tree")
+        self.fs.remove(aside)
 
     @contextlib.contextmanager
     def staging(self) -> Iterator[Path]:
         """A fresh folder on the cache's file system (so the final rename is atomic)."""
-        tmp = self.root / "tmp"
         try:
-            tmp.mkdir(parents=True, exist_ok=True)
-            _sweep(tmp)
-            work = Path(tempfile.mkdtemp(dir=tmp))
+            self._sweep()
+            work = self.fs.mkdtemp("tmp")
         except OSError as exc:
             raise FetchError(
-                f"cannot write to the cache at {self.root}: {exc}", hint=CACHE_HINT
+                f"cannot write to the cache at {self.root}: {exc.strerror or exc}", hint=CACHE_HINT
             ) from exc
         try:
             yield work
         finally:
-            shutil.rmtree(work, ignore_errors=True)
+            self.fs.remove(self._rel(work))
+
+    def _sweep(self) -> None:
+        """Remove staging folders left behind by runs that were killed more than a day ago."""
+        cutoff = time.time() - STALE_TMP_SECONDS
+        for name in self.fs.listdir("tmp"):
+            info = self.fs.lstat(f"tmp/{name}")
+            if info is not None and info.st_mtime < cutoff:
+                self.fs.remove(f"tmp/{name}")
+
+    def _load_tree(
+        self, rel: str, *, quiet: bool = False
+    ) -> tuple[Path, TreeRecord, list[str]] | None:
+        """A cached tree, its record and its files; None when it is missing, unreadable or
+        damaged (a field that is not what we write, a file missing or not matching its
+        manifest)."""
+        data = self._read_json(f"{rel}/{RECORD}")
+        if not data:
+            return None
+        try:
+            record = TreeRecord.from_json(data)
+        except (KeyError, TypeError, ValueError) as exc:
+            log.warning(
+                "ignoring the cache entry %s: its %s is not drift-audit's (%s)", rel, RECORD, exc
+            )
+            return None
+        files, damage = self._check_manifest(rel)
+        if damage is not None:
+            if not quiet:
+                log.warning(
+                    "the cached tree %s is damaged (%s); fetching it again",
+                    self.fs.path(rel),
+                    damage,
+                )
+            return None
+        return self.fs.path(rel), record, files
+
+    def _check_manifest(self, rel: str) -> tuple[list[str], str | None]:
+        """The tree's files, and what is wrong with it against its manifest (None: nothing)."""
+        try:
+            raw = self.fs.read(f"{rel}/{MANIFEST}", limit=MAX_LISTING_BYTES)
+            manifest = json.loads(raw) if raw is not None else None
+        except (OSError, ValueError, RecursionError):
+            manifest = None
+        if not isinstance(manifest, dict):
+            return [], f"no readable {MANIFEST}"
+        for path, digest in manifest.items():
+            if (
+                not isinstance(path, str)
+                or safe_relative(path) != path
+                or not isinstance(digest, str)
+            ):
+                return [], f"{MANIFEST} names {path!r}"
+            try:
+                data = self.fs.read(f"{rel}/{path}", limit=MAX_LISTING_BYTES)
+            except OSError as exc:
+                return [], f"{path}: {exc.strerror or exc}"
+            if data is None:
+                return [], f"{path} is missing"
+            if hashlib.sha256(data).hexdigest() != digest:
+                return [], f"{path} does not match its sha256"
+        return sorted(manifest), None
+
+    def _manifest(self, rel: str) -> dict[str, str]:
+        """posix path -> sha256 of every file under root/rel."""
+        found = {}
+        for path, _ in self.fs.walk_files(rel):
+            data = self.fs.read(f"{rel}/{path}", limit=MAX_LISTING_BYTES) or b""
+            found[path] = hashlib.sha256(data).hexdigest()
+        return found
+
+    def _rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
 
     # ----------------------------------------------------------------------- pages
 
     def load_page(self, index_url: str, name: str) -> CachedPage | None:
-        data = _read_json(self._page_path(index_url, name))
+        data = self._read_json(self._page_path(index_url, name), limit=MAX_LISTING_BYTES)
         try:
-            files = [DistFile.from_json(f) for f in data["files"]]
+            files = [DistFile.from_json(f, index_url) for f in data["files"]]
             return CachedPage(files, time.time() - float(data["fetched"]))
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
     def store_page(self, index_url: str, name: str, files: list[DistFile]) -> None:
-        data = {"index": index_url, "fetched": time.time(), "files": [f.to_json() for f in files]}
+        from auditor.sources.fetch import without_credentials
+
+        data = {
+            "index": without_credentials(index_url),
+            "fetched": time.time(),
+            "files": [f.to_json() for f in files],
+        }
         try:
             self._write_json(self._page_path(index_url, name), data)
         except FetchError as exc:  # a page cache we cannot write only costs a later request
             log.warning("%s", exc.message)
 
-    def _page_path(self, index_url: str, name: str) -> Path:
-        key = hashlib.sha256(index_url.rstrip("/").encode()).hexdigest()[:16]
-        return self.root / "pages" / key / f"{name}.json"
+    def _page_path(self, index_url: str, name: str) -> str:
+        return f"pages/{index_key(index_url)}/{name}.json"
 
-    def _write_json(self, path: Path, data: dict[str, Any]) -> None:
+    # ----------------------------------------------------------------------- JSON
+
+    def _read_json(self, rel: str, *, limit: int = MAX_RECORD_BYTES) -> dict[str, Any]:
+        """A JSON object from the cache; {} when it is absent, refused or not an object."""
+        return read_json(self.fs, rel, limit=limit)
+
+    def _write_json(self, rel: str, data: dict[str, Any]) -> None:
         try:
-            write_json_atomic(path, data)
+            self.fs.write(rel, json.dumps(data, indent=1, sort_keys=True).encode())
         except OSError as exc:
             raise FetchError(
-                f"cannot write to the cache at {self.root}: {exc}", hint=CACHE_HINT
+                f"cannot write to the cache at {self.root}: {exc.strerror or exc}", hint=CACHE_HINT
             ) from exc
+
+
+def read_json(fs: Confined, rel: str, *, limit: int) -> dict[str, Any]:
+    """A JSON object stored under a Confined root; {} when absent, unreadable or not an object
+    (too deep to parse included)."""
+    try:
+        raw = fs.read(rel, limit=limit)
+        data = json.loads(raw) if raw is not None else {}
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _is_component(name: object) -> bool:
+    return isinstance(name, str) and safe_relative(name) == name and "/" not in name
 
 
 class MemberStore:
     """members/<key>/: listing.json and files/<member path>, each written atomically.
 
     A store that cannot be written is not an error: the members stay in memory for this run
-    (one warning), and the next run fetches them again.
+    (one warning), and the next run fetches them again. Member names are checked before
+    they become paths: one that is absolute or climbs out is never read or written.
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, fs: Confined, folder: str) -> None:
+        self.fs = fs
         self.folder = folder
         self._warned = False
 
+    def __repr__(self) -> str:
+        return f"MemberStore({str(self.fs.root / self.folder)!r})"
+
     def load_listing(self) -> dict[str, Any]:
         """The stored listing; {} when there is none or it fails its own sha256."""
-        data = _read_json(self.folder / LISTING)
+        data = read_json(self.fs, f"{self.folder}/{LISTING}", limit=MAX_LISTING_BYTES)
         digest = data.pop("sha256", None)
         if data and digest != _digest(data):
-            log.warning("the cached listing %s is damaged; reading it again", self.folder)
+            log.warning(
+                "the cached listing %s is damaged; reading it again", self.fs.path(self.folder)
+            )
             return {}
         return data
 
     def save_listing(self, data: dict[str, Any]) -> None:
         sealed = {**data, "sha256": _digest(data)}
-        self.write(LISTING, json.dumps(sealed, separators=(",", ":")).encode(), root=True)
+        self._write(LISTING, json.dumps(sealed, separators=(",", ":")).encode())
 
     def read(self, name: str) -> bytes | None:
+        rel = self._member(name)
+        if rel is None:
+            return None
         try:
-            return (self.folder / "files" / name).read_bytes()
+            return self.fs.read(rel, limit=MAX_LISTING_BYTES)
         except OSError:
             return None
 
     def has(self, name: str) -> bool:
-        return (self.folder / "files" / name).is_file()
+        rel = self._member(name)
+        info = self.fs.lstat(rel) if rel is not None else None
+        return info is not None and info.st_mode & 0o170000 == 0o100000
 
-    def write(self, name: str, data: bytes, *, root: bool = False) -> bool:
-        """Store one member (or, `root`, a file of the store itself); False when the cache
-        could not be written."""
-        path = self.folder / name if root else self.folder / "files" / name
+    def write(self, name: str, data: bytes) -> bool:
+        """Store one member; False when the cache could not be written (or the name is not
+        a safe relative path)."""
+        rel = self._member(name)
+        if rel is None:
+            log.warning("not storing the member %r: not a safe relative path", name)
+            return False
+        return self._write(rel.removeprefix(f"{self.folder}/"), data)
+
+    def _write(self, rel: str, data: bytes) -> bool:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                Path(tmp).replace(path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            self.fs.write(f"{self.folder}/{rel}", data)
         except OSError as exc:
             self._warn(exc)
             return False
         return True
 
+    def _member(self, name: str) -> str | None:
+        rel = safe_relative(name)
+        return f"{self.folder}/files/{rel}" if rel else None
+
     def _warn(self, exc: OSError) -> None:
         if not self._warned:
             self._warned = True
-            log.warning("cannot write to the cache at %s: %s (%s)", self.folder, exc, CACHE_HINT)
+            log.warning(
+                "cannot write to the cache at %s: %s (%s)",
+                self.fs.path(self.folder),
+                exc,
+                CACHE_HINT,
+            )
 
 
 # --------------------------------------------------------------------------- info and clear
 
-CACHE_FOLDERS = ("trees", "members", "local", "pages", "tmp")  # all `clear` ever removes
+# everything `clear` ever removes; `info` counts their size
+CACHE_FOLDERS = ("trees", "members", "local", "pages", "resolutions", "chains", "tmp")
 
 
 @dataclass(frozen=True)
@@ -313,148 +514,69 @@ class CacheUsage:
 
 
 def cache_usage(root: Path) -> CacheUsage:
-    """Walk the cache folder (nothing is written or fetched)."""
+    """Walk the cache folder (nothing is written or fetched; links are not followed)."""
+    fs = Confined(root)
     entries = []
-    for folder in sorted(_subfolders(root / "trees")):
-        for version, dirname in sorted(_read_json(folder / "index.json").items()):
-            entries.append(_entry(root, folder.name, str(version), folder / str(dirname)))
-    pages = sum(1 for _ in (root / "pages").glob("*/*.json"))
-    local = sum(1 for _ in _subfolders(root / "local"))
-    size = sum(_disk_usage(root / name)[1] for name in CACHE_FOLDERS)
-    return CacheUsage(root, tuple(entries), pages, local, size)
+    for key in fs.listdir("trees"):
+        for name in fs.listdir(f"trees/{key}") if _HEX16.fullmatch(key) else ():
+            if not _CANONICAL.fullmatch(name):
+                continue
+            index = read_json(fs, f"trees/{key}/{name}/index.json", limit=MAX_RECORD_BYTES)
+            for version, dirname in sorted(index.items()):
+                if _is_component(dirname):
+                    entries.append(_entry(fs, name, str(version), f"trees/{key}/{name}/{dirname}"))
+    pages = sum(
+        1 for key in fs.listdir("pages") for n in fs.listdir(f"pages/{key}") if n.endswith(".json")
+    )
+    local = sum(1 for name in fs.listdir("local") if fs.lstat(f"local/{name}") is not None)
+    size = sum(_disk_usage(fs, name)[1] for name in CACHE_FOLDERS)
+    return CacheUsage(
+        root, tuple(sorted(entries, key=lambda e: (e.name, e.version))), pages, local, size
+    )
 
 
 def clear_cache(root: Path) -> int:
     """Remove what drift-audit keeps under `root` (only its own folders); the bytes freed."""
+    fs = Confined(root)
     freed = 0
     for name in CACHE_FOLDERS:
-        folder = root / name
-        freed += _disk_usage(folder)[1]
+        freed += _disk_usage(fs, name)[1]
         try:
-            shutil.rmtree(folder)
-        except FileNotFoundError:
-            continue
+            fs.remove(name)
         except OSError as exc:
-            raise FetchError(f"cannot clear the cache at {root}: {exc}", hint=CACHE_HINT) from exc
+            raise FetchError(
+                f"cannot clear the cache at {root}: {exc.strerror or exc}", hint=CACHE_HINT
+            ) from exc
     return freed
 
 
-def _entry(root: Path, name: str, version: str, tree_dir: Path) -> CacheEntry:
-    extra = _read_json(tree_dir / RECORD).get("extra")
+def _entry(fs: Confined, name: str, version: str, tree: str) -> CacheEntry:
+    extra = read_json(fs, f"{tree}/{RECORD}", limit=MAX_RECORD_BYTES).get("extra")
     key = extra.get("members") if isinstance(extra, dict) else None
-    if key:
-        files, size = _disk_usage(root / "members" / str(key) / "files")
+    if is_member_key(key):
+        files, size = _disk_usage(fs, f"members/{key}/files")
         return CacheEntry(name, version, "ranges", files, size)
-    files, size = _disk_usage(tree_dir)
-    own = sum((tree_dir / n).is_file() for n in (RECORD, MANIFEST))  # ours, not the release's
+    files, size = _disk_usage(fs, tree)
+    own = sum(fs.lstat(f"{tree}/{n}") is not None for n in (RECORD, MANIFEST))
     return CacheEntry(name, version, "extracted", max(files - own, 0), size)
 
 
-def _subfolders(folder: Path) -> list[Path]:
-    try:
-        return [p for p in folder.iterdir() if p.is_dir()]
-    except OSError:
-        return []
-
-
-def _disk_usage(folder: Path) -> tuple[int, int]:
+def _disk_usage(fs: Confined, rel: str) -> tuple[int, int]:
     """(files, bytes) under a folder; (0, 0) when it does not exist."""
-    files = size = 0
-    for parent, _, names in os.walk(folder):
-        for name in names:
-            with contextlib.suppress(OSError):
-                size += (Path(parent) / name).stat().st_size
-                files += 1
-    return files, size
+    found = list(fs.walk_files(rel))
+    return len(found), sum(size for _, size in found)
 
 
-def same_version(a: str, b: str) -> bool:
+def same_version(a: object, b: str) -> bool:
     """PEP 440 equality (`0.17` is `0.17.0`), falling back to the literal text."""
+    if not isinstance(a, str):
+        return False
     try:
         return Version(a) == Version(b)
     except InvalidVersion:
         return a == b
 
 
-def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
-    """Write JSON to a temp file beside `path`, then rename it over `path`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1, sort_keys=True)
-        Path(tmp).replace(path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _load_tree(tree_dir: Path, *, quiet: bool = False) -> tuple[Path, TreeRecord] | None:
-    """A cached tree and its record; None when it is missing, unreadable or damaged (a file
-    missing or not matching its manifest)."""
-    data = _read_json(tree_dir / RECORD)
-    try:
-        record = TreeRecord.from_json(data) if data else None
-    except (KeyError, TypeError, ValueError):
-        log.debug("ignoring a cache entry with an unreadable %s: %s", RECORD, tree_dir)
-        return None
-    if record is None:
-        return None
-    damage = _damage(tree_dir)
-    if damage is not None:
-        if not quiet:
-            log.warning("the cached tree %s is damaged (%s); fetching it again", tree_dir, damage)
-        return None
-    return tree_dir, record
-
-
-def _manifest(folder: Path) -> dict[str, str]:
-    """posix path -> sha256 of every file under `folder`."""
-    found = {}
-    for parent, _, names in os.walk(folder):
-        for name in names:
-            path = Path(parent) / name
-            found[path.relative_to(folder).as_posix()] = hashlib.sha256(
-                path.read_bytes()
-            ).hexdigest()
-    return found
-
-
-def _damage(tree_dir: Path) -> str | None:
-    """What is wrong with a tree against its manifest, or None when it matches."""
-    try:
-        manifest = json.loads((tree_dir / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return f"no readable {MANIFEST}"
-    if not isinstance(manifest, dict):
-        return f"no readable {MANIFEST}"
-    for rel, digest in manifest.items():
-        try:
-            data = (tree_dir / rel).read_bytes()
-        except OSError:
-            return f"{rel} is missing"
-        if hashlib.sha256(data).hexdigest() != digest:
-            return f"{rel} does not match its sha256"
-    return None
-
-
 def _digest(data: dict[str, Any]) -> str:
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _sweep(tmp: Path) -> None:
-    """Remove staging folders left behind by runs that were killed more than a day ago."""
-    cutoff = time.time() - STALE_TMP_SECONDS
-    for entry in tmp.iterdir():
-        with contextlib.suppress(OSError):
-            if entry.stat().st_mtime < cutoff:
-                shutil.rmtree(entry, ignore_errors=True)

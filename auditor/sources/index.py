@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from auditor.errors import FetchError, PackageNotFoundError, VersionNotFoundError
+from auditor.errors import ArchiveError, FetchError, PackageNotFoundError, VersionNotFoundError
 from auditor.sources import Release
 from auditor.sources.archive import fetch_sources
 from auditor.sources.cache import PAGE_TTL_SECONDS, Cache, TreeRecord, cache_root, same_version
-from auditor.sources.fetch import Fetcher, NotFound, redact
+from auditor.sources.fetch import Fetcher, NotFound, redact, without_credentials
 from auditor.sources.local import direct_reference
 from auditor.sources.pipconf import IndexSettings, default_index_url, read_index_settings
 from auditor.sources.remote import Listing, Opened, WheelTree, open_wheel, wants_ranges
@@ -107,10 +107,11 @@ class Index:
     def release(self, name: str, version: str) -> Release:
         """One release by exact version (PEP 440 equality), from the cache when it is there."""
         name = canonicalize_name(name)
-        found = self.cache.find_tree(name, version)
-        cached = self._cached_release(*found) if found is not None else None
-        if cached is not None:
-            return cached
+        for url in self.urls:  # a tree is reused only for the index it came from
+            found = self.cache.find_tree(url, name, version)
+            cached = self._cached_release(*found) if found is not None else None
+            if cached is not None:
+                return cached
         try:
             index_url, files = self._project(name)
         except FetchError as exc:
@@ -196,11 +197,15 @@ class Index:
 
     # ----------------------------------------------------------------------- trees
 
-    def _cached_release(self, tree_dir: Path, record: TreeRecord) -> Release | None:
+    def _cached_release(
+        self, tree_dir: Path, record: TreeRecord, files: list[str]
+    ) -> Release | None:
         """A cached tree as a Release; None when a ranged wheel's listing is gone."""
+        if not record.import_names:
+            return None  # an entry from before such releases were refused: fetch it again
         key = record.extra.get("members")
         if not key:
-            return record.release(tree_dir)
+            return record.release(tree_dir, files)
         store = self.cache.members(key)
         listing = Listing.from_json(store.load_listing())
         if listing is None:
@@ -238,6 +243,7 @@ class Index:
                 spent = self._fetcher.bytes_fetched - before
                 return self._publish_wheel(name, file, index_url, opened, work, spent)
             layout, got = fetch_sources(self._fetcher, file, work, name, downloaded=opened)
+            _check_sources(name, file, layout.import_names)
             record = TreeRecord(
                 name=name,
                 version=file.version,
@@ -245,12 +251,14 @@ class Index:
                 import_names=layout.import_names,
                 requires=layout.metadata.requires,
                 origin="index",
-                extra={"index": redact(index_url), "filename": file.filename, "sha256": got.sha256},
+                extra={
+                    "index": without_credentials(index_url),
+                    "filename": file.filename,
+                    "sha256": got.sha256,
+                },
             )
-            tree_dir = self.cache.publish_tree(work / "tree", record, got.sha256)
-        if not layout.import_names:
-            log.warning("%s %s holds no Python package", name, file.version)
-        return record.release(tree_dir, bytes_fetched=got.network_bytes)
+            tree_dir, files = self.cache.publish_tree(index_url, work / "tree", record, got.sha256)
+        return record.release(tree_dir, files, bytes_fetched=got.network_bytes)
 
     def _open_by_ranges(self, name: str, file: DistFile, work: Path) -> Opened | Downloaded | None:
         """A remote wheel opened by ranges; the whole file when the server ignored Range;
@@ -266,7 +274,12 @@ class Index:
     def _publish_wheel(
         self, name: str, file: DistFile, index_url: str, opened: Opened, work: Path, spent: int
     ) -> Release:
-        extra = {"index": redact(index_url), "filename": file.filename, "members": opened.key}
+        _check_sources(name, file, opened.import_names)
+        extra = {
+            "index": without_credentials(index_url),
+            "filename": file.filename,
+            "members": opened.key,
+        }
         if file.sha256:
             extra["sha256"] = file.sha256
         record = TreeRecord(
@@ -279,11 +292,21 @@ class Index:
             extra=extra,
         )
         (work / "tree").mkdir()
-        self.cache.publish_tree(work / "tree", record, opened.key)
-        if not opened.import_names:
-            log.warning("%s %s holds no Python package", name, file.version)
+        self.cache.publish_tree(index_url, work / "tree", record, opened.key)
         store = self.cache.members(opened.key)
         return self._wheel_release(record, opened.listing, store, bytes_fetched=spent)
+
+
+def _check_sources(name: str, file: DistFile, import_names: tuple[str, ...]) -> None:
+    """ArchiveError for a release with no Python source at all: auditing it would be a pass
+    that means nothing (an empty or zeroed archive, or compiled modules only)."""
+    if not import_names:
+        raise ArchiveError(
+            f"{name} {file.version} ({file.filename}) holds no Python source: there is nothing "
+            "to audit statically",
+            hint="check the file on the index: it may be empty or corrupt, or hold compiled "
+            "modules only",
+        )
 
 
 def _available(files: list[DistFile]) -> list[str]:

@@ -115,11 +115,11 @@ def archive_release(path: Path, cache: Cache, *, name: str | None = None) -> Rel
                 origin=path.as_uri(),
                 extra={"filename": path.name, "sha256": sha256},
             )
-            found = (cache.publish_local(tree, record, sha256), record)
-    tree_dir, record = found
-    return (
-        record.release(tree_dir) if name is None else replace(record, name=name).release(tree_dir)
-    )
+            tree_dir, files = cache.publish_local(tree, record, sha256)
+            found = (tree_dir, record, files)
+    tree_dir, record, files = found
+    chosen = record if name is None else replace(record, name=name)
+    return chosen.release(tree_dir, files)
 
 
 def _file_sha256(path: Path) -> str:

@@ -105,17 +105,41 @@ class Listing:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Listing | None:
-        """The listing a cache file holds; None when it is unreadable or of another version."""
+        """The listing a cache file holds; None when it is unreadable, of another version, or
+        holds anything this code would not have written (a member name that climbs out of
+        the store, a negative offset, a URL that is not HTTP(S))."""
         try:
             if data.get("version") != LISTING_VERSION:
                 return None
-            members = tuple(Member.from_json(row) for row in data["members"])
+            members = tuple(_member_from_json(row) for row in data["members"])
+            if not all(isinstance(p, str) or p is None for p in data["paths"]):
+                return None
             paths = {
                 p: m for p, m in zip(data["paths"], members, strict=True) if isinstance(p, str)
             }
-            return cls(str(data["filename"]), str(data["url"]), int(data["size"]), members, paths)
-        except (KeyError, TypeError, ValueError):
+            if any(safe_relative(p) != p for p in paths):
+                return None
+            url, size = data["url"], data["size"]
+            if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+                return None
+            if not isinstance(size, int) or size < 0:
+                return None
+            return cls(str(data["filename"]), url, size, members, paths)
+        except (KeyError, TypeError, ValueError, AttributeError):
             return None
+
+
+def _member_from_json(row: object) -> Member:
+    """A Member from its cached row; ValueError unless every field has the right type and a
+    name safe to store under."""
+    if not isinstance(row, list) or len(row) != len(Member._fields):
+        raise ValueError("not a member row")
+    name, *numbers = row
+    if not isinstance(name, str) or not safe_relative(name):
+        raise ValueError("an unsafe member name")
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in numbers):
+        raise ValueError("a member field is not a non-negative integer")
+    return Member.from_json(row)
 
 
 @dataclass(frozen=True)

@@ -63,8 +63,46 @@ class DistFile:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> DistFile:
+    def from_json(cls, data: dict[str, Any], index_url: str) -> DistFile:
+        """A row of the page cache; ValueError when a field is not what to_json writes, or
+        the URL is one the index may not name (see `allowed_file_url`)."""
+        if not isinstance(data, dict) or set(data) != set(_FIELDS):
+            raise ValueError("not a page cache row")
+        texts = ("filename", "url", "version")
+        if not all(isinstance(data[k], str) for k in texts):
+            raise ValueError("a text field is not a string")
+        if not all(data[k] is None or isinstance(data[k], str) for k in ("requires_python",)):
+            raise ValueError("requires_python is not a string")
+        size = data["size"]
+        if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size < 0):
+            raise ValueError("size is not a number of bytes")
+        if not isinstance(data["yanked"], bool) or not _sha256_or_none(data["sha256"]):
+            raise ValueError("yanked or sha256 is malformed")
+        if not allowed_file_url(index_url, data["url"]):
+            raise ValueError("a file URL the index may not name")
         return cls(**data)
+
+
+_FIELDS = ("filename", "url", "version", "sha256", "requires_python", "yanked", "size")
+_HEX64 = frozenset("0123456789abcdef")
+
+
+def _sha256_or_none(value: object) -> bool:
+    return value is None or (isinstance(value, str) and len(value) == 64 and set(value) <= _HEX64)
+
+
+def allowed_file_url(index_url: str, file_url: str) -> bool:
+    """Whether an index at `index_url` may send us to `file_url`: an index over HTTP(S) may
+    name only HTTP(S) files (never file:// paths on this machine, such as /dev/zero or a
+    FIFO); a local (file://) index may name local files too."""
+    try:
+        scheme = urlsplit(file_url).scheme.lower()
+        index_scheme = urlsplit(index_url).scheme.lower()
+    except ValueError:
+        return False
+    if scheme in ("http", "https"):
+        return True
+    return scheme == "file" and index_scheme == "file"
 
 
 def project_url(index_url: str, name: str) -> str:
@@ -73,40 +111,72 @@ def project_url(index_url: str, name: str) -> str:
 
 
 def parse_page(body: bytes, content_type: str, base_url: str) -> list[DistFile]:
-    """The files on a project page, JSON (PEP 691) or HTML (PEP 503)."""
+    """The files on a project page, JSON (PEP 691) or HTML (PEP 503).
+
+    Rows that are malformed or name a file the index may not (`allowed_file_url`) are left
+    out with a warning; a page that is not a simple-API page at all is a FetchError.
+    """
     if content_type == JSON_TYPE or body.lstrip().startswith(b"{"):
-        return _from_json(body, base_url)
-    anchors = _anchors(body.decode("utf-8", errors="replace"))
-    return [f for a in anchors if (f := _from_anchor(a, base_url)) is not None]
+        found = _from_json(body, base_url)
+    else:
+        anchors = _anchors(body.decode("utf-8", errors="replace"))
+        found = [f for a in anchors if (f := _from_anchor(a, base_url)) is not None]
+    kept = [f for f in found if allowed_file_url(base_url, f.url)]
+    if len(kept) < len(found):
+        log.warning(
+            "%s lists %d file(s) that are not on HTTP(S); they are left out",
+            base_url, len(found) - len(kept),
+        )  # fmt: skip
+    return kept
 
 
 def _from_json(body: bytes, base_url: str) -> list[DistFile]:
     try:
         files = json.loads(body)["files"]
-    except (ValueError, KeyError, TypeError) as exc:
+        if not isinstance(files, list):
+            raise TypeError("files is not a list")
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise FetchError(
             f"{base_url} sent a project page that is not PEP 691 JSON",
             hint="check that --index-url points at a simple repository (PEP 503/691)",
         ) from exc
-    return [f for item in files if (f := _from_json_item(item, base_url)) is not None]
+    rows = [_from_json_item(item, base_url) for item in files]
+    if bad := sum(1 for row in rows if row is _MALFORMED):
+        log.warning("%s: %d malformed file row(s) left out", base_url, bad)
+    return [row for row in rows if isinstance(row, DistFile)]
 
 
-def _from_json_item(item: dict[str, Any], base_url: str) -> DistFile | None:
-    filename = str(item.get("filename", ""))
+_MALFORMED = object()
+
+
+def _from_json_item(item: object, base_url: str) -> DistFile | object | None:
+    """A DistFile; None for a file we do not read (eggs...); _MALFORMED for a row that is not
+    a PEP 691 file object."""
+    if not isinstance(item, dict) or not isinstance(item.get("filename"), str):
+        return _MALFORMED
+    filename = item["filename"]
     version = file_version(filename)
     if version is None:
         return None
-    yanked = item.get("yanked", False)
-    sha256 = (item.get("hashes") or {}).get("sha256")
-    size = item.get("size")
+    hashes, url = item.get("hashes", {}), item.get("url", filename)
+    yanked, size = item.get("yanked", False), item.get("size")
+    requires_python = item.get("requires-python")
+    if not isinstance(hashes, dict) or not isinstance(url, str):
+        return _MALFORMED
+    sha256 = hashes.get("sha256")
+    sha256 = sha256.lower() if isinstance(sha256, str) else None
+    try:
+        full_url = urljoin(base_url, url)
+    except ValueError:
+        return _MALFORMED
     return DistFile(
         filename=filename,
-        url=urljoin(base_url, str(item.get("url", filename))),
+        url=full_url,
         version=version,
-        sha256=str(sha256).lower() if sha256 else None,
-        requires_python=item.get("requires-python"),
+        sha256=sha256 if _sha256_or_none(sha256) else None,
+        requires_python=requires_python if isinstance(requires_python, str) else None,
         yanked=yanked is True or isinstance(yanked, str),
-        size=size if isinstance(size, int) and not isinstance(size, bool) else None,
+        size=size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None,
     )
 
 
@@ -114,17 +184,21 @@ def _from_anchor(attrs: dict[str, str | None], base_url: str) -> DistFile | None
     href = attrs.get("href")
     if not href:
         return None
-    url, fragment = urldefrag(urljoin(base_url, href))
-    filename = unquote(urlsplit(url).path.rsplit("/", 1)[-1])
+    try:
+        url, fragment = urldefrag(urljoin(base_url, href))
+        filename = unquote(urlsplit(url).path.rsplit("/", 1)[-1])
+    except ValueError:
+        return None
     version = file_version(filename)
     if version is None:
         return None
     algo, _, digest = fragment.partition("=")
+    digest = digest.lower()
     return DistFile(
         filename=filename,
         url=url,
         version=version,
-        sha256=digest.lower() if algo == "sha256" and digest else None,
+        sha256=digest if algo == "sha256" and _sha256_or_none(digest) else None,
         requires_python=attrs.get("data-requires-python"),
         yanked="data-yanked" in attrs,
     )

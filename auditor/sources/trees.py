@@ -15,18 +15,14 @@ from __future__ import annotations
 import io
 import logging
 import os
-import stat
-import sys
 import tokenize
 from dataclasses import dataclass
 from email.parser import HeaderParser
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+from auditor.config import read_toml_file
+from auditor.files import Refused, read_file, read_under
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -34,6 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("drift_audit")
 
 PY_SUFFIXES = (".py", ".pyi")
+MAX_METADATA_BYTES = 16 << 20  # PKG-INFO, METADATA: text, never this big
 SKIP_NAMES = frozenset(
     {"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "build", "dist",
      "node_modules", "__pycache__", "setup", "conftest", "noxfile", "venv"}
@@ -43,7 +40,15 @@ SKIP_NAMES = frozenset(
 class FolderTree:
     """A SourceTree over `root`, limited to top-level `packages` or to a list of `files`.
 
-    `strict`: decode as Python would, raising UnicodeDecodeError (a consumer's tree)."""
+    `strict`: decode as Python would, raising UnicodeDecodeError (a consumer's tree).
+    Only regular files inside `root` are read (files.read_under): a link is followed only
+    when it resolves inside the root (`links`; a subclass for the cache turns it off), and a
+    file that leaves it, a FIFO or a device is skipped with a warning. A file or folder that
+    exists but cannot be read (permissions) is recorded in `unreadable` (walking) or raises
+    OSError (reading), so that the audit never passes over it in silence.
+    """
+
+    links = True
 
     def __init__(
         self,
@@ -57,33 +62,53 @@ class FolderTree:
         self.packages = tuple(packages) if packages is not None else None
         self.files = frozenset(files) if files is not None else None
         self.strict = strict
+        self.unreadable: list[tuple[str, str]] = []  # (posix path, why) met while walking
 
     def __repr__(self) -> str:
-        return f"FolderTree({str(self.root)!r}, packages={self.packages!r})"
+        return f"{type(self).__name__}({str(self.root)!r}, packages={self.packages!r})"
 
     def read_text(self, path: str) -> str | None:
         data = self.read_bytes(path)
         return None if data is None else decode_source(data, strict=self.strict)
 
     def read_bytes(self, path: str) -> bytes | None:
-        """The file's bytes; None when there is none, or it is not a regular file, or it is
-        over the per-file limit (a warning), or it cannot be read."""
+        """The file's bytes; None when there is none, or it is refused (not a regular file,
+        a link leaving the root, over the per-file limit: a warning).
+
+        Raises:
+            OSError: the file exists but cannot be read.
+        """
+        from auditor.sources import limits
+
         rel = safe_relative(path)
-        if rel is None or (self.files is not None and rel not in self.files):
+        if not rel or (self.files is not None and rel not in self.files):
             return None
-        return read_source_file(self.root / rel)
+        try:
+            return read_under(self.root, rel, limit=limits.MAX_FILE_BYTES, links=self.links)
+        except Refused as exc:
+            log.warning("not reading %s: %s", self.root / rel, exc.strerror)
+            return None
 
     def is_dir(self, path: str) -> bool:
         rel = safe_relative(path)
-        return rel is not None and (self.root / rel).is_dir()
+        if rel is None:
+            return False
+        if self.files is not None:
+            return not rel or any(f.startswith(f"{rel}/") for f in self.files)
+        return (self.root / rel).is_dir() and _inside_root(self.root, self.root / rel)
 
     def walk(self) -> Iterator[str]:
         if self.files is not None:
-            yield from sorted(self.files)
+            tops = set(self.packages) if self.packages is not None else None
+            yield from sorted(
+                f
+                for f in self.files
+                if f.endswith(PY_SUFFIXES) and (tops is None or _top_of(f) in tops)
+            )
             return
         found: list[str] = []
         for top in self._tops():
-            found.extend(_walk_top(self.root, top))
+            found.extend(self._walk_top(top))
         yield from sorted(set(found))
 
     def _tops(self) -> tuple[str, ...]:
@@ -91,51 +116,79 @@ class FolderTree:
             return self.packages
         return find_import_names(self.root, strict=False)
 
+    def _walk_top(self, top: str) -> list[str]:
+        """The .py/.pyi files of one top-level name: `top.py(i)` and everything under `top/`
+        that stays inside the root (hidden folders and __pycache__ left out)."""
+        found = [
+            f"{top}{s}" for s in PY_SUFFIXES if self._kept(self.root / f"{top}{s}", f"{top}{s}")
+        ]
+        folder = self.root / top
+        if folder.is_dir() and self._kept(folder, top):
+            found.extend(self._walk_folder(folder, top))
+        return found
 
-def read_source_file(path: Path) -> bytes | None:
-    """A source file's bytes, if it is a regular file within the per-file limit. Opened
-    without blocking, so a FIFO is refused rather than waited on."""
-    from auditor.sources import limits
-
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as fh:
+    def _walk_folder(self, folder: Path, rel: str) -> list[str]:
         try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                log.warning("not reading %s: not a regular file", path)
-                return None
-            if limits.too_big(info.st_size):
-                log.warning(
-                    "not reading %s: %d bytes, over the limit of %d for a source file",
-                    path, info.st_size, limits.MAX_FILE_BYTES,
-                )  # fmt: skip
-                return None
-            data = fh.read(limits.MAX_FILE_BYTES + 1)
-        except OSError:
-            return None
-    return None if limits.too_big(len(data)) else data
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            self.unreadable.append((rel, exc.strerror or str(exc)))
+            return []
+        found: list[str] = []
+        for entry in entries:
+            path = f"{rel}/{entry.name}"
+            if not _valid_name(entry.name, path):
+                continue
+            if entry.is_symlink() and not self._kept(Path(entry.path), path):
+                continue
+            if entry.is_dir():
+                if not entry.name.startswith(".") and entry.name != "__pycache__":
+                    found.extend(self._walk_folder(Path(entry.path), path))
+            elif entry.name.endswith(PY_SUFFIXES):
+                found.append(path)
+        return found
+
+    def _kept(self, path: Path, rel: str) -> bool:
+        """Whether a walked path is read: it exists, and a link stays inside the root."""
+        if not path.is_symlink():
+            return path.exists()
+        if self.links and _inside_root(self.root, path):
+            return True
+        log.warning("skipping %s: a link to outside the tree", rel)
+        return False
+
+
+def _top_of(path: str) -> str:
+    first = path.split("/", 1)[0]
+    return first.rsplit(".", 1)[0] if "/" not in path and first.endswith(PY_SUFFIXES) else first
+
+
+def _inside_root(root: Path, path: Path) -> bool:
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def _valid_name(name: str, path: str) -> bool:
+    """False (with a warning) for a file name that is not valid Unicode (Python cannot
+    import it, and no report could print it)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        log.warning("skipping %s: its name is not valid UTF-8", shown)
+        return False
+    return True
 
 
 def safe_relative(path: str) -> str | None:
-    """A normalised relative posix path, or None for absolute paths and `..`."""
-    if path.startswith(("/", "\\")):
+    """A normalised relative posix path, or None for absolute paths, `..` and NULs."""
+    if "\x00" in path or path.startswith(("/", "\\")):
         return None
     parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
     if ".." in parts or (parts and ":" in parts[0]):
         return None
     return "/".join(parts)
-
-
-def _walk_top(root: Path, top: str) -> list[str]:
-    found = [f"{top}{s}" for s in PY_SUFFIXES if (root / f"{top}{s}").is_file()]
-    for folder, dirs, files in os.walk(root / top):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
-        rel = Path(folder).relative_to(root).as_posix()
-        found.extend(f"{rel}/{f}" for f in files if f.endswith(PY_SUFFIXES))
-    return found
 
 
 def _entries(folder: Path) -> list[Path]:
@@ -262,11 +315,16 @@ def read_core_metadata(text: str) -> Metadata:
 
 
 def read_pyproject(path: Path) -> Metadata:
-    """[project] name, static version, dependencies and optional-dependencies (with extras)."""
+    """[project] name, static version, dependencies and optional-dependencies (with extras).
+    A file that cannot be read or parsed (or leaves its folder by a link) says nothing."""
     try:
-        project = tomllib.loads(path.read_text(encoding="utf-8")).get("project")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        log.warning("ignoring unreadable %s: %s", path, exc)
+        project = read_toml_file(path, path.parent).get("project")
+    except (OSError, ValueError) as exc:
+        log.warning(
+            "ignoring unreadable %s: %s",
+            path,
+            exc.strerror if isinstance(exc, OSError) and exc.strerror else exc,
+        )
         return Metadata()
     if not isinstance(project, dict):
         return Metadata()
@@ -315,10 +373,10 @@ def read_folder_metadata(project: Path) -> Metadata:
     )
     for candidate in _pkg_infos(project):
         try:
-            text = candidate.read_text(encoding="utf-8", errors="replace")
+            data = read_file(candidate, limit=MAX_METADATA_BYTES, root=project)
         except OSError:
             continue
-        return meta.or_else(read_core_metadata(text))
+        return meta.or_else(read_core_metadata(data.decode("utf-8", errors="replace")))
     return meta
 
 

@@ -5,8 +5,11 @@ and DRIFT_AUDIT_GUARD_ROOTS (the audited folders and archives, os.pathsep-separa
 
 Recorded as violations: starting any process (subprocess, os.system, exec*, spawn*, fork),
 executing a code object whose file is not the standard library, site-packages or auditor/,
-writing into an audited tree, and, at exit, any module in sys.modules loaded from an audited
-tree. The log also counts the events seen, so a test can tell the hooks were live.
+opening an absolute path inside an audited tree for writing, and, at exit, any module in
+sys.modules loaded from an audited tree and any file of an audited tree that was added,
+removed or changed (the `open` event does not carry dir_fd, so writes by relative name, as
+the cache makes them, are caught by that comparison instead). The log also counts the events
+seen, so a test can tell the hooks were live.
 """
 
 from __future__ import annotations
@@ -31,6 +34,21 @@ TRUSTED = tuple(
 )
 violations: list[str] = []
 seen = {"events": 0, "exec": 0, "open": 0}
+
+
+def _snapshot() -> dict[str, tuple[int, int]]:
+    """(size, mtime) of every file under the audited roots."""
+    found = {}
+    for root in ROOTS:
+        for parent, _, names in os.walk(root):
+            for name in names:
+                path = Path(parent) / name
+                info = path.lstat()
+                found[str(path)] = (info.st_size, info.st_mtime_ns)
+    return found
+
+
+BEFORE = _snapshot()
 
 
 def _inside(path: object) -> bool:
@@ -61,11 +79,16 @@ def _hook(event: str, args: tuple[object, ...]) -> None:
         writing = isinstance(mode, str) and any(c in mode for c in "wax+")
         flags = args[2] if len(args) > 2 and isinstance(args[2], int) else 0
         writing = writing or bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
-        if writing and _inside(path):
+        absolute = isinstance(path, (str, bytes)) and Path(os.fsdecode(path)).is_absolute()
+        if writing and absolute and _inside(path):
             violations.append(f"write into an audited tree: {path}")
 
 
 def _finish() -> None:
+    after = _snapshot()
+    for path in sorted(set(BEFORE) | set(after)):
+        if BEFORE.get(path) != after.get(path):
+            violations.append(f"an audited tree changed: {path}")
     for name, module in list(sys.modules.items()):
         if _inside(getattr(module, "__file__", None)):
             violations.append(f"module {name} was imported from {module.__file__}")

@@ -14,13 +14,16 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
+KEY = "0123456789abcdef"  # an index's folder: trees/<index key>/<name>/
+
+
 def _fill(root: Path) -> None:
     """One extracted release (acme 0.1) and one read by ranges (acme 0.2, two members)."""
-    extracted = root / "trees" / "acme" / "0.1-aaaa"
+    extracted = root / "trees" / KEY / "acme" / "0.1-aaaa"
     (extracted / "acme").mkdir(parents=True)
     (extracted / "acme" / "__init__.py").write_text("A = 1\n")
     (extracted / "release.json").write_text(json.dumps({"extra": {}}))
-    ranged = root / "trees" / "acme" / "0.2-bbbb"
+    ranged = root / "trees" / KEY / "acme" / "0.2-bbbb"
     ranged.mkdir()
     (ranged / "release.json").write_text(json.dumps({"extra": {"members": "b" * 64}}))
     files = root / "members" / ("b" * 64) / "files" / "acme"
@@ -29,7 +32,7 @@ def _fill(root: Path) -> None:
     (files / "core.py").write_text("def run(): pass\n")
     (root / "members" / ("b" * 64) / "listing.json").write_text("{}")
     index = {"0.1": "0.1-aaaa", "0.2": "0.2-bbbb"}
-    (root / "trees" / "acme" / "index.json").write_text(json.dumps(index))
+    (root / "trees" / KEY / "acme" / "index.json").write_text(json.dumps(index))
     (root / "pages" / "k").mkdir(parents=True)
     (root / "pages" / "k" / "acme.json").write_text("{}")
 

@@ -160,6 +160,7 @@ def test_a_fifo_or_a_device_named_like_source_is_not_read(tmp_path: Path, provid
     widget.mkdir(parents=True)
     (widget / "__init__.py").write_text(GOOD, encoding="utf-8")
     os.mkfifo(widget / "pipe.py")  # reading it would block forever
+    (widget / "pipe_link.py").symlink_to(widget / "pipe.py")  # a link inside: still a FIFO
     (widget / "zero.py").symlink_to("/dev/zero")  # reading it would never end
     result = invoke(
         str(widget), "--against", provider, "--cache-dir", str(tmp_path / "cache"),
@@ -169,9 +170,10 @@ def test_a_fifo_or_a_device_named_like_source_is_not_read(tmp_path: Path, provid
     assert got == {
         ("widget/__init__.py", "unexpected-keyword"),
         ("widget/pipe.py", "unparsable"),
-        ("widget/zero.py", "unparsable"),
-    }
-    assert "not a regular file" in result.stderr
+        ("widget/pipe_link.py", "unparsable"),
+    }  # zero.py leaves the tree: skipped with a warning, never read
+    assert "a FIFO, not a regular file" in result.stderr
+    assert "skipping widget/zero.py: a link to outside the tree" in result.stderr
 
 
 # --------------------------------------------------------------------------- provider side
