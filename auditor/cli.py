@@ -16,7 +16,6 @@ import contextlib
 import logging
 import os
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,7 @@ import click
 
 from auditor.config import FAIL_ON_CHOICES, Settings, find_project_root, load_settings
 from auditor.errors import AuditError, ConfigError, ExitCode
+from auditor.files import Output, Refused, write_outputs
 from auditor.kinds import Kind, Severity
 from auditor.model import Status
 from auditor.reporters import REPORTERS, json_report, tool_version
@@ -111,6 +111,8 @@ class Plan:
     fail_on: str
     exclude: tuple[str, ...]
     baseline_file: str | None
+    output_root: Path | None = None  # set when `output` came from the config: stay inside it
+    baseline_file_root: Path | None = None  # likewise for `baseline-file`
 
 
 # --------------------------------------------------------------------------- the command
@@ -306,6 +308,7 @@ def _run(opts: Options) -> int:
         exclude=plan.exclude,
         pre=opts.pre,
         baseline_file=_baseline_file(plan, opts),
+        baseline_file_root=plan.baseline_file_root,
     )
     write_report(report, plan, opts)
     return exit_status(report, plan.fail_on)
@@ -339,6 +342,10 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
             f"{', '.join(REPORTERS)}"
         )
     output = opts.output or settings.output
+    # a path from the command line goes where the user typed; one from the consumer's
+    # pyproject.toml (untrusted: it comes with the pull request) must stay in the project
+    from_config = settings.root if opts.output is None and output is not None else None
+    from_config_baseline = settings.root if opts.baseline_file is None else None
     return Plan(
         against=against,
         baseline=opts.baseline or settings.baseline,
@@ -347,6 +354,8 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
         fail_on=opts.fail_on or settings.fail_on or DEFAULT_FAIL_ON,
         exclude=opts.exclude or settings.exclude,
         baseline_file=opts.baseline_file or settings.baseline_file,
+        output_root=from_config,
+        baseline_file_root=from_config_baseline if settings.baseline_file else None,
     )
 
 
@@ -363,7 +372,8 @@ def exit_status(report: Report, fail_on: str) -> int:
 
 
 def write_report(report: Report, plan: Plan, opts: Options) -> None:
-    """Render the report before touching any file, so a rendering error leaves none behind."""
+    """Render every output before touching any file, then write the files all or nothing
+    (files.write_outputs), then standard output."""
     color = use_color(
         opts.color,
         fmt=plan.format,
@@ -372,12 +382,72 @@ def write_report(report: Report, plan: Plan, opts: Options) -> None:
         isatty=sys.stdout.isatty(),
     )
     text = REPORTERS[plan.format](report, color=color)
+    outputs = []
     if opts.write_baseline:
-        write_atomically(Path(opts.write_baseline), json_report.render(report))
+        outputs.append(Output(Path(opts.write_baseline), encode(json_report.render(report))))
+    if plan.output is not None:
+        outputs.append(Output(Path(plan.output), encode(text), root=plan.output_root))
+    write_files(outputs)
     if plan.output is None:
-        click.echo(text, nl=False, color=color)
-    else:
-        write_atomically(Path(plan.output), text)
+        write_stdout(text)
+
+
+def encode(text: str) -> bytes:
+    """UTF-8; a lone surrogate (a name that was not UTF-8) as its backslash escape, which in
+    JSON is a valid escape, so no report ever fails to encode."""
+    return text.encode("utf-8", "backslashreplace")
+
+
+def write_files(outputs: Sequence[Output]) -> None:
+    """AuditError (nothing written) when any output cannot be written as a regular file."""
+    try:
+        write_outputs(outputs)
+    except OSError as exc:
+        where = exc.filename or "the report"
+        raise AuditError(
+            f"cannot write {where}: {exc.strerror or exc}", hint=_write_hint(exc)
+        ) from exc
+
+
+def _write_hint(exc: OSError) -> str:
+    if isinstance(exc, Refused):
+        return (
+            "name a regular file (or - for standard output); a path set in "
+            "[tool.drift-audit] must stay inside the project"
+        )
+    return "check that the folder exists and is writable"
+
+
+def write_stdout(text: str) -> None:
+    """The report on standard output; AuditError when it cannot be written (a full disk)."""
+    try:
+        sys.stdout.flush()  # anything written as text before goes first
+        stream = getattr(sys.stdout, "buffer", None)
+        if stream is None:  # a text stream with no bytes beneath (an embedding program's)
+            sys.stdout.write(encode(text).decode("utf-8"))
+            sys.stdout.flush()
+        else:
+            stream.write(encode(text))
+            stream.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        _silence_stdout()
+        raise AuditError(
+            f"cannot write the report to standard output: {exc.strerror or exc}",
+            hint="free some space, or write the report to a file with -o FILE",
+        ) from exc
+
+
+def _silence_stdout() -> None:
+    """Point fd 1 at /dev/null, so the interpreter's final flush of what could not be
+    written does not print a second error."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stdout.flush()
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
 
 
 def use_color(
@@ -391,43 +461,6 @@ def use_color(
     if to_file or env.get("NO_COLOR"):
         return False
     return bool(env.get("FORCE_COLOR")) or isatty
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write `text` to `path` through a temp file in the same folder and os.replace.
-
-    Raises:
-        AuditError: the folder does not exist or is not writable.
-    """
-    folder = path.parent
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise _write_error(path, exc) from exc
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        Path(tmp).chmod(0o666 & ~_umask())
-        Path(tmp).replace(path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise _write_error(path, exc) from exc
-        raise
-
-
-def _write_error(path: Path, exc: OSError) -> AuditError:
-    return AuditError(
-        f"cannot write {path}: {exc.strerror or exc}",
-        hint="check that the folder exists and is writable",
-    )
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 # --------------------------------------------------------------------------- terminal

@@ -4,7 +4,9 @@
 # argument. Takes a folder; gives a frozen Settings (empty when there is no pyproject.toml or
 # no table). An unknown key or a wrong type is a ConfigError naming the key (and, for a
 # typo, the closest valid key). Paths (`output`, `baseline-file`) are resolved against the
-# project folder, so they mean the same wherever drift-audit is run from. Precedence
+# project folder, so they mean the same wherever drift-audit is run from; the file is
+# untrusted (it comes with the pull request), so `Settings.root` names the project folder and
+# those paths must stay inside it when they are used (files.py checks). Precedence
 # (defaults < this file < command line) is the CLI's job. tomli is used only below 3.11.
 # Also reads the consumer's declared entry points (console scripts, gui scripts, plugin
 # entry points) from pyproject.toml text or a dist-info's entry_points.txt: the graph starts
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from auditor.errors import ConfigError
+from auditor.files import read_file
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -44,6 +47,7 @@ class Settings:
     exclude: tuple[str, ...] = ()
     baseline_file: str | None = None
     source: Path | None = None  # the pyproject.toml they came from, for messages
+    root: Path | None = None  # the project folder: paths from this file must stay inside it
 
 
 KEYS = ("against", "baseline", "fail-on", "format", "output", "exclude", "baseline-file")
@@ -74,16 +78,45 @@ def load_settings(project_dir: Path) -> Settings:
         exclude=_strings(table, "exclude", where, allow_str=False),
         baseline_file=_path(table, "baseline-file", where, project_dir),
         source=path,
+        root=project_dir,
     )
+
+
+MAX_TOML_BYTES = 16 << 20  # a pyproject.toml; anything bigger is not one
+
+
+def load_toml(text: str) -> dict[str, Any]:
+    """Parse TOML; ValueError (with the parser's reason) for invalid or absurdly nested
+    documents (tomllib recurses: 500 nested arrays exhaust the stack)."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(str(exc)) from exc
+    except RecursionError as exc:
+        raise ValueError("nested too deeply") from exc
+
+
+def read_toml_file(path: Path, root: Path) -> dict[str, Any]:
+    """A TOML file inside `root` (links leaving it refused).
+
+    Raises:
+        OSError: it cannot be read, or is not a regular file inside `root` (files.Refused).
+        ValueError: it is not UTF-8 or not valid TOML.
+    """
+    data = read_file(path, limit=MAX_TOML_BYTES, root=root)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not UTF-8 ({exc.reason} at byte {exc.start})") from exc
+    return load_toml(text)
 
 
 def _read_table(path: Path) -> dict[str, Any] | None:
     try:
-        with path.open("rb") as fh:
-            document = tomllib.load(fh)
+        document = read_toml_file(path, path.parent)
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
     tool = document.get("tool")
     table = tool.get(TABLE) if isinstance(tool, dict) else None
@@ -176,8 +209,8 @@ def entry_points_from_pyproject(text: str) -> tuple[str, ...]:
     """Object references (`pkg.cli:main`) in `[project.scripts]`, `[project.gui-scripts]` and
     `[project.entry-points.<group>]`, sorted; () when the text is not TOML or says nothing."""
     try:
-        project = tomllib.loads(text).get("project")
-    except tomllib.TOMLDecodeError:
+        project = load_toml(text).get("project")
+    except ValueError:
         return ()
     if not isinstance(project, dict):
         return ()

@@ -61,6 +61,7 @@ def audit(
     exclude: Sequence[str] = (),
     pre: bool = False,
     baseline_file: str | Path | None = None,
+    baseline_file_root: Path | None = None,
 ) -> Report:
     """Audit CONSUMER against each provider release matched by `against`.
 
@@ -78,6 +79,8 @@ def audit(
         pre: let a range spec match pre-releases.
         baseline_file: a previous JSON report; its findings become `baselined`, and those
             no longer found are reported as `fixed`.
+        baseline_file_root: the baseline file's path came from an untrusted file (the
+            consumer's pyproject.toml): it must stay inside this folder.
 
     Raises:
         AuditError: the audit could not run (bad spec, unknown package or version, ...).
@@ -89,7 +92,8 @@ def audit(
         )
     index = open_index(index_url, cache_dir, offline)
     try:
-        return _audit(index, consumer, against, baseline, exclude, pre, baseline_file, started)
+        recorded = _recorded_findings(baseline_file, baseline_file_root)
+        return _audit(index, consumer, against, baseline, exclude, pre, recorded, started)
     finally:
         index.close()  # background fetches and kept-alive connections end with the audit
 
@@ -101,7 +105,7 @@ def _audit(
     baseline: str | Sequence[str] | None,
     exclude: Sequence[str],
     pre: bool,
-    baseline_file: str | Path | None,
+    recorded: tuple[Finding, ...],
     started: float,
 ) -> Report:
     """The stages, in order, against an open index."""
@@ -114,7 +118,7 @@ def _audit(
     )
     memo_root = _memo_root(index)
     chains = memo_root / "chains" if memo_root is not None else None
-    graph = build_graph(scan, consumer_entry_points(consumer_release), chains)
+    graph = build_graph(scan, consumer_entry_points(consumer_release), chains, memo_root)
     work = _Work(memo_root=memo_root)
     _prefetch_all([*baselines.values(), *(r for rs in targets.values() for r in rs)], scan)
     audits = [
@@ -127,7 +131,6 @@ def _audit(
         len(work.checked), work.reused_releases, work.verdicts.reused,
         work.memo_hits(), work.memo_hits() + work.memo_misses(),
     )  # fmt: skip
-    recorded = _recorded_findings(baseline_file)
     collected = collect_findings(scan, audits, graph, recorded=recorded)
     graph.save()
     _warn_unused(collected.unused_suppressions)
@@ -461,12 +464,12 @@ def _safe_read(tree: SourceTree, path: str) -> str | None:
         return None
 
 
-def _recorded_findings(path: str | Path | None) -> tuple[Finding, ...]:
+def _recorded_findings(path: str | Path | None, root: Path | None) -> tuple[Finding, ...]:
     if path is None:
         return ()
     from auditor.reporters.json_report import load_report
 
-    return load_report(path).findings
+    return load_report(path, root=root).findings
 
 
 def _warn_unused(unused: Iterable[tuple[str, int, tuple[str, ...]]]) -> None:

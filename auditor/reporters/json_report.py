@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from auditor.errors import AuditError
+from auditor.files import read_file
 from auditor.findings import timeline
 from auditor.kinds import Kind
 from auditor.model import ConsumerInfo, Finding, Location, ProviderInfo, Report, Stats, Status
@@ -130,23 +131,30 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
 # --------------------------------------------------------------------------- reading back
 
 
-def load_report(text_or_path: str | Path) -> Report:
+MAX_REPORT_BYTES = 256 << 20  # a report read back (a baseline file)
+
+
+def load_report(text_or_path: str | Path, *, root: Path | None = None) -> Report:
     """Read a JSON report (text, or a path to a file) back into a Report.
 
     Args:
         text_or_path: the document itself (a string starting with `{`) or a file path.
+        root: the path came from the consumer's config: it must stay inside this folder.
 
     Raises:
-        AuditError: the file cannot be read, is not JSON, is not a drift-audit report, or has
-            a schema version this drift-audit does not read.
+        AuditError: the file cannot be read (or is not a regular file, or is over
+            MAX_REPORT_BYTES), is not JSON, is not a drift-audit report, or has a schema
+            version this drift-audit does not read.
     """
-    text, where = _read_source(text_or_path)
+    text, where = _read_source(text_or_path, root)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise AuditError(
             f"{where} is not valid JSON: {exc.msg} (line {exc.lineno})", hint=_HINT
         ) from exc
+    except RecursionError as exc:
+        raise AuditError(f"{where} is nested too deeply to be a report", hint=_HINT) from exc
     return from_dict(data, where=where)
 
 
@@ -223,12 +231,12 @@ def _unused(data: Mapping[str, Any], where: str) -> tuple[str, int, tuple[str, .
     return (_get(data, "path", str, where), _get(data, "line", int, where), kinds)
 
 
-def _read_source(text_or_path: str | Path) -> tuple[str, str]:
+def _read_source(text_or_path: str | Path, root: Path | None) -> tuple[str, str]:
     if isinstance(text_or_path, str) and text_or_path.lstrip().startswith("{"):
         return text_or_path, "the JSON report"
     path = Path(text_or_path)
     try:
-        return path.read_text(encoding="utf-8"), str(path)
+        return read_file(path, limit=MAX_REPORT_BYTES, root=root).decode("utf-8"), str(path)
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise AuditError(f"cannot read report {path}: {reason}", hint=_HINT) from exc
@@ -288,9 +296,16 @@ def _stats(data: Mapping[str, Any]) -> Stats:
         call_sites=_get(data, "call_sites", int, where),
         provider_modules_loaded=_get(data, "provider_modules_loaded", int, where),
         bytes_fetched=_get(data, "bytes_fetched", int, where),
-        seconds=float(_get(data, "seconds", (int, float), where)),
-        requests=int(data.get("requests", 0)),  # added after schema 1 first shipped
+        seconds=_seconds(_get(data, "seconds", (int, float), where), where),
+        requests=_get_extra(data, "requests", int, where, 0),  # added after schema 1 shipped
     )
+
+
+def _seconds(value: float, where: str) -> float:
+    number = float(value)
+    if not 0 <= number < float("inf"):
+        raise AuditError(f"{where}: field 'seconds' is not a duration", hint=_HINT)
+    return number
 
 
 def _finding(value: object, where: str) -> Finding:

@@ -146,6 +146,7 @@ def test_cli_passes_every_option_to_audit(project: Path, fake: Callable[..., Fak
                 "exclude": ("tests/**", "docs/**"),
                 "pre": True,
                 "baseline_file": "b.json",
+                "baseline_file_root": None,
             },
         )
     ]
@@ -268,10 +269,12 @@ def test_cli_write_failure_removes_the_temp_file(
 ) -> None:
     fake(report())
 
-    def refuse(self: Path, target: Path) -> Path:
+    from auditor import files
+
+    def refuse(*args: object, **kwargs: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "replace", refuse)
+    monkeypatch.setattr(files.os, "replace", refuse)
     result = invoke("--against", "acme==0.2", "-o", "out.txt")
     assert result.exit_code == 2
     assert "drift-audit: error: cannot write out.txt: Permission denied" in result.stderr

@@ -112,7 +112,7 @@ def test_ctrl_c_mid_audit_leaves_no_report_and_no_broken_cache(
 def test_ctrl_c_while_the_report_is_written_leaves_neither_it_nor_a_temp_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from auditor import cli
+    from auditor import files
 
     real_fdopen = os.fdopen
 
@@ -126,14 +126,17 @@ def test_ctrl_c_while_the_report_is_written_leaves_neither_it_nor_a_temp_file(
         def __exit__(self, *exc: object) -> None:
             self.inner.close()
 
-        def write(self, text: str) -> int:
-            self.inner.write(text[:10])
+        def write(self, data: bytes) -> int:
+            self.inner.write(data[:10])
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli.os, "fdopen", Interrupted)
+        def fileno(self) -> int:
+            return int(self.inner.fileno())
+
+    monkeypatch.setattr(files.os, "fdopen", Interrupted)
     report = tmp_path / "report.json"
     report.write_text("the previous report\n")
     with pytest.raises(KeyboardInterrupt):
-        cli.write_atomically(report, "the new report\n" * 1000)
+        files.write_outputs([files.Output(report, b"the new report\n" * 1000)])
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
     assert report.read_text() == "the previous report\n"  # left whole, as it was

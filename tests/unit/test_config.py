@@ -55,6 +55,7 @@ baseline-file = ".drift-baseline.json"
         exclude=("tests/**", "docs/**"),
         baseline_file=str(tmp_path / ".drift-baseline.json"),
         source=path,
+        root=tmp_path,
     )
 
 
