@@ -34,7 +34,7 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -100,6 +100,27 @@ def read_file(path: str | Path, *, limit: int, root: Path | None = None) -> byte
         target = _inside(root, target)
     fd = os.open(target, os.O_RDONLY | _NONBLOCK | _BINARY | _CLOEXEC)
     return _read_fd(fd, target, limit)
+
+
+def open_regular(path: str | Path, *, limit: int) -> BinaryIO:
+    """A regular file opened for reading (a stream, for files too big to hold whole).
+
+    Raises:
+        Refused: not a regular file, or over `limit` bytes.
+        OSError: it cannot be opened.
+    """
+    fd = os.open(path, os.O_RDONLY | _NONBLOCK | _BINARY | _CLOEXEC)
+    fh = os.fdopen(fd, "rb")
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Refused(path, f"{describe(info.st_mode)}, not a regular file")
+        if info.st_size > limit:
+            raise Refused(path, f"{info.st_size} bytes, over the limit of {limit}")
+    except BaseException:
+        fh.close()
+        raise
+    return fh
 
 
 def read_under(root: Path, rel: str, *, limit: int, links: bool) -> bytes | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import struct
 import zlib
 from dataclasses import dataclass
 from functools import partial
@@ -95,7 +96,7 @@ def fetch_sources(
     archive = work / "download"
     if downloaded is None:
         try:
-            downloaded = fetcher.download(file.url, archive, file.sha256)
+            downloaded = fetcher.download(file.url, archive, file.sha256, file.size)
         except NotFound as exc:
             raise FetchError(
                 f"the index lists {file.filename} but the file is not there (404)",
@@ -132,7 +133,7 @@ def extract_sources(archive: Path, filename: str, dest: Path, *, project: str) -
                 _extract(entries, filename, dest, wheel=False)
     except (FetchError, ArchiveError):
         raise
-    except (*corrupt, NotImplementedError, ValueError) as exc:
+    except (*corrupt, NotImplementedError, ValueError, RuntimeError, struct.error) as exc:
         raise ArchiveError(
             f"{filename} is not a readable archive (corrupt or truncated): {exc}",
             hint="delete the file and fetch it again; a download is retried on the next run",
@@ -141,6 +142,12 @@ def extract_sources(archive: Path, filename: str, dest: Path, *, project: str) -
 
 
 def _zip_entries(zf: zipfile.ZipFile) -> list[_Entry]:
+    for info in zf.infolist():
+        if info.flag_bits & 0x1:
+            raise ArchiveError(
+                f"the zip member {info.filename!r} is encrypted; a release never is",
+                hint="the archive is broken or hostile; check where it comes from",
+            )
     return [
         _Entry(i.filename, _zip_kind(i), partial(zf.read, i), i.file_size, i.compress_size)
         for i in zf.infolist()

@@ -1,24 +1,35 @@
 # Maintainers: the only code that touches the network (and file:// URLs the same way).
 #
-# Owns: HTTP GET with a User-Agent, a timeout and retries with backoff on connection errors,
-#       timeouts and 5xx (DRIFT_AUDIT_TIMEOUT seconds per socket operation, default 30;
-#       DRIFT_AUDIT_RETRIES retries, default 3, backoff 0.5 s, 1.5 s, 4 s, then 4 s each);
-#       streaming a download to a file while hashing it; single-range GETs (`fetch_tail`,
-#       `fetch_range`) over kept-alive connections, one per host per thread, with a small
-#       thread pool for concurrent member fetches; the byte and request counts of this run.
+# Owns: HTTP GET over http.client, for pages, whole downloads and single byte ranges alike:
+#       a User-Agent, kept-alive connections (one per host per thread) through the proxy the
+#       environment names, redirects followed by hand, retries with backoff on connection
+#       errors, timeouts and 5xx (DRIFT_AUDIT_TIMEOUT seconds per socket operation, default
+#       30, at most 3600; DRIFT_AUDIT_RETRIES retries, default 3, at most 10; backoff 0.5 s,
+#       1.5 s, 4 s, then 4 s each), streaming a download to a file while hashing it, a small
+#       thread pool for concurrent member fetches, and the byte and request counts of a run.
+# Bounds, so that no server can hang or flood us: every body is read with read1() against a
+#       cap (a page MAX_PAGE_BYTES, a download its declared size or MAX_DOWNLOAD_BYTES, a
+#       range its length); every request has a deadline, REQUEST_FACTOR read timeouts plus
+#       the time its bytes so far would take at MIN_RATE (a big download that keeps coming
+#       has all the time it needs; a server trickling one byte a second is cut off), enforced
+#       by a watchdog thread that shuts the socket; and the whole run's network time is
+#       bounded by DRIFT_AUDIT_DEADLINE (default 1800 s).
 # Takes: URLs. Gives: Page (body, content type, final URL), a file on disk plus its sha256, or
 # the bytes of one range. `abort_all` (Ctrl-C) stops every fetcher at once: queued range
 # requests are cancelled and sockets shut, so worker threads blocked on a slow server end and
 # the process can exit now, not after the timeout. A 404/410 is `NotFound` (the index
 # decides what it means); other failures are FetchError; a hash mismatch is ArchiveError.
 # With offline=True a network URL is refused outright. Credentials in an index URL
-# (https://user:token@host/simple) become a Basic Authorization header, reused for files on
-# the same host, never sent to another host after a redirect, and never shown in messages
-# (`redact`).
+# (https://user:token@host/simple) become a Basic Authorization header, sent only to that
+# scheme, host and port: never after a redirect elsewhere, never to a file on another host,
+# never written to the cache and never shown in messages (`redact`). A redirect may only go
+# to http(s); an index URL must be http(s) or file (an existing folder becomes file://).
 # Never a multi-range request (`bytes=a-b,c-d`): some servers answer it with the whole body.
 # A ranged request answered 200 (the server ignores Range) is the whole file: `fetch_tail`
 # streams it to disk for the caller to use as a whole download. The network modules (ssl,
-# http.client, urllib.request) are imported on first use, so a run from the cache skips them.
+# http.client) are imported on first use, so a run from the cache skips them. urllib3 would
+# do the pools and redirects; it was judged, and the range planner, the deadline and the
+# proxy handling would still be ours, so the one client stays on the standard library.
 """Fetching URLs: index pages and archives (whole or by byte ranges), over HTTP(S) or file://."""
 
 from __future__ import annotations
@@ -30,6 +41,7 @@ import hashlib
 import logging
 import os
 import threading
+import time
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,22 +49,30 @@ from typing import IO, TYPE_CHECKING, TypeVar
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 from auditor.errors import ArchiveError, ConfigError, FetchError
+from auditor.files import open_regular, read_file
+from auditor.sources import limits
 from auditor.sources.specs import is_local_url, local_path
 
 if TYPE_CHECKING:
     import http.client
+    import socket
     import ssl
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from concurrent.futures import ThreadPoolExecutor
-    from urllib.request import OpenerDirector
 
 T = TypeVar("T")
 log = logging.getLogger("drift_audit")
 
 TIMEOUT_SECONDS = 30.0
+MAX_TIMEOUT_SECONDS = 3600.0
 RETRY_DELAYS: tuple[float, ...] = (0.5, 1.5, 4.0)  # three retries after the first attempt
+MAX_RETRIES = 10
+DEADLINE_SECONDS = 1800.0  # the network time of one run, at most
+REQUEST_FACTOR = 10.0  # one request may take this many read timeouts in all
+MIN_RATE = 64 * 1024  # bytes per second a big download is given time for, at least
 TIMEOUT_ENV = "DRIFT_AUDIT_TIMEOUT"
 RETRIES_ENV = "DRIFT_AUDIT_RETRIES"
+DEADLINE_ENV = "DRIFT_AUDIT_DEADLINE"
 CHUNK_BYTES = 1 << 20
 WORKERS = 8  # concurrent range requests (each worker keeps its own connection per host)
 MAX_REDIRECTS = 5
@@ -61,6 +81,10 @@ NETWORK_HINT = (
     "or --offline to use only the cache"
 )
 CORRUPT_HINT = "retry; if it persists the index or a proxy serves a corrupt file"
+INDEX_URL_HINT = (
+    "pass the index's simple-API URL, e.g. https://host/simple, or a local folder laid out "
+    "the same way (a path, or file:///abs/path)"
+)
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _LIVE: weakref.WeakSet[Fetcher] = weakref.WeakSet()  # for abort_all
 
@@ -80,7 +104,12 @@ class NotFound(Exception):  # an answer, not a failure: the caller decides what 
 
 
 class _Retryable(Exception):
-    """A failure worth another attempt (connection trouble, a 5xx)."""
+    """A failure worth another attempt (connection trouble, a 5xx, a body cut short)."""
+
+
+class _Expired(Exception):
+    """The watchdog cut a request off at its deadline (never retried: it would only wait
+    again)."""
 
 
 @dataclass(frozen=True)
@@ -122,22 +151,36 @@ class Fetcher:
         cafile: str | None = None,
         timeout: float | None = None,
         retries: int | None = None,
+        deadline: float | None = None,
     ) -> None:
-        """`timeout` (seconds per socket operation) and `retries` default to
-        $DRIFT_AUDIT_TIMEOUT and $DRIFT_AUDIT_RETRIES, else 30 s and 3."""
+        """`timeout` (seconds per socket operation), `retries` and `deadline` (seconds of
+        network time for this Fetcher's life) default to $DRIFT_AUDIT_TIMEOUT,
+        $DRIFT_AUDIT_RETRIES and $DRIFT_AUDIT_DEADLINE, else 30 s, 3 and 1800 s."""
         self.offline = offline
-        self.timeout = timeout if timeout is not None else _timeout_from_env()
+        self.timeout = (
+            timeout
+            if timeout is not None
+            else _seconds_from_env(TIMEOUT_ENV, TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS)
+        )
         self.retries = retries if retries is not None else _retries_from_env()
+        seconds = (
+            deadline
+            if deadline is not None
+            else _seconds_from_env(DEADLINE_ENV, DEADLINE_SECONDS, 7 * 86400.0)
+        )
+        self._ends = time.monotonic() + seconds
+        self._deadline_seconds = seconds
         self.bytes_fetched = 0
         self.requests_made = 0
         self._cafile = cafile
-        self._auth: dict[str, str] = {}  # host -> Authorization header
+        self._auth: dict[tuple[str, str], str] = {}  # (scheme, host:port) -> Authorization
         self._lock = threading.Lock()
         self._local = threading.local()  # per thread: (scheme, netloc) -> connection
         self._connections: list[http.client.HTTPConnection] = []
         self._moved: dict[str, str] = {}  # URL -> where it redirected to last time
         self._pool: ThreadPoolExecutor | None = None
         self._aborted = threading.Event()
+        self._watchdog = _Watchdog()
         _LIVE.add(self)
 
     @functools.cached_property
@@ -148,26 +191,34 @@ class Fetcher:
     def _context(self) -> ssl.SSLContext:
         return _ssl_context(self._cafile)
 
-    @functools.cached_property
-    def _opener(self) -> OpenerDirector:
-        from urllib.request import HTTPSHandler, build_opener
-
-        return build_opener(HTTPSHandler(context=self._context))
-
     def get(self, url: str, accept: str) -> Page:
-        """The body of a page; NotFound on 404, FetchError when unreachable."""
+        """The body of a page (at most MAX_PAGE_BYTES); NotFound on 404, FetchError when
+        unreachable."""
         if is_local_url(url):
             return _read_local_page(url)
-        return self._with_retries(url, accept, self._read_page)
 
-    def download(self, url: str, dest: Path, sha256: str | None) -> Downloaded:
-        """Stream `url` into `dest`, verifying `sha256` when the index gave one."""
+        def consume(resp: http.client.HTTPResponse, final: str) -> Page:
+            body = self._read_body(resp, final, limits.MAX_PAGE_BYTES, "the page")
+            return Page(body, resp.headers.get_content_type(), final)
+
+        return self._request(url, {"Accept": accept}, consume)
+
+    def download(
+        self, url: str, dest: Path, sha256: str | None, size: int | None = None
+    ) -> Downloaded:
+        """Stream `url` into `dest`, verifying `sha256` when the index gave one; at most
+        `size` bytes when the index gave that, else MAX_DOWNLOAD_BYTES."""
+        limit = (
+            min(size, limits.MAX_DOWNLOAD_BYTES) if size is not None else limits.MAX_DOWNLOAD_BYTES
+        )
         if is_local_url(url):
             digest = _copy_local(url, dest)
             network = 0
         else:
             before = self.bytes_fetched
-            digest = self._with_retries(url, "*/*", lambda resp: self._save(resp, dest))
+            digest = self._request(
+                url, {}, lambda resp, final: self._save(resp, final, dest, limit)
+            )
             network = self.bytes_fetched - before
         verify(url, dest, digest, sha256)
         return Downloaded(sha256=digest, network_bytes=network)
@@ -188,22 +239,18 @@ class Fetcher:
             pool.shutdown(wait=True)
         for conn in connections:
             conn.close()
+        self._watchdog.stop()
 
     def abort(self) -> None:
         """Cancel queued range requests and shut every kept-alive socket, waking the threads
         that wait on them; from now on every request fails at once."""
-        import socket
-
         self._aborted.set()
         with self._lock:
             pool, connections = self._pool, list(self._connections)
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
         for conn in connections:
-            sock = conn.sock
-            if sock is not None:
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
+            _shut(conn)
 
     def _pause(self, seconds: float) -> None:
         """The backoff before a retry; cut short by abort()."""
@@ -231,25 +278,26 @@ class Fetcher:
         checked against `sha256`, and the Tail says so (`whole`).
         """
 
-        def consume(resp: http.client.HTTPResponse) -> Tail:
+        def consume(resp: http.client.HTTPResponse, final: str) -> Tail:
             if resp.status == 200:
                 before = self.bytes_fetched
-                digest = self._save(resp, spill)
+                digest = self._save(resp, final, spill, limits.MAX_DOWNLOAD_BYTES)
                 verify(url, spill, digest, sha256)
                 whole = Downloaded(sha256=digest, network_bytes=self.bytes_fetched - before)
                 return Tail(0, spill.stat().st_size, b"", whole=whole)
             start, end, total = _content_range(url, resp)
-            body = self._read_body(resp)
+            body = self._read_body(resp, final, size, "a tail answer")
             if end != total - 1 or len(body) != end - start + 1:
                 raise _Retryable(f"a short answer to a tail request ({len(body)} bytes)")
             return Tail(start, total, body)
 
-        return self._ranged(url, f"bytes=-{size}", consume)
+        headers = {"Range": f"bytes=-{size}"}
+        return self._request(url, headers, consume)
 
     def fetch_range(self, url: str, start: int, end: int) -> bytes:
         """The bytes [start, end) of `url`, in one single-range request."""
 
-        def consume(resp: http.client.HTTPResponse) -> bytes:
+        def consume(resp: http.client.HTTPResponse, final: str) -> bytes:
             if resp.status == 200:
                 resp.close()
                 raise FetchError(
@@ -257,23 +305,31 @@ class Fetcher:
                     hint="retry; a proxy may strip Range headers",
                 )
             got_start, got_end, _ = _content_range(url, resp)
-            body = self._read_body(resp)
+            body = self._read_body(resp, final, end - start, "a range answer")
             if (got_start, got_end) != (start, end - 1) or len(body) != end - start:
                 raise _Retryable(f"asked for bytes {start}-{end - 1}, got {got_start}-{got_end}")
             return body
 
-        return self._ranged(url, f"bytes={start}-{end - 1}", consume)
+        headers = {"Range": f"bytes={start}-{end - 1}"}
+        return self._request(url, headers, consume)
 
-    def _ranged(
-        self, url: str, byte_range: str, consume: Callable[[http.client.HTTPResponse], T]
+    # ----------------------------------------------------------------------- requests
+
+    def _request(
+        self,
+        url: str,
+        extra: dict[str, str],
+        consume: Callable[[http.client.HTTPResponse, str], T],
     ) -> T:
+        """GET `url` with retries; `consume` reads the answer (status 200 or 206)."""
         import http.client
 
         url, auth = self._authorize(url)
         if self.offline:
             raise FetchError(f"{url} needs the network and --offline was given", hint=NETWORK_HINT)
-        headers = {**auth, "User-Agent": self._user_agent, "Range": byte_range}
-        headers["Accept-Encoding"] = "identity"  # ranges of the stored bytes, never re-encoded
+        _check_http(url)
+        headers = {**auth, "User-Agent": self._user_agent, **extra}
+        headers["Accept-Encoding"] = "identity"  # what the index stores, never re-encoded
         failure: Exception | None = None
         for delay in self._delays():
             if failure is not None:
@@ -281,7 +337,9 @@ class Fetcher:
                 self._pause(delay)
             self._check_aborted(url)
             try:
-                return self._exchange(url, headers, consume)
+                return self._exchange(url, headers, consume, self._deadline(url))
+            except _Expired as exc:
+                raise FetchError(f"cannot fetch {url}: {exc}", hint=NETWORK_HINT) from None
             except _Retryable as exc:
                 failure = exc
             except (OSError, http.client.HTTPException) as exc:
@@ -289,25 +347,46 @@ class Fetcher:
                 failure = exc
         raise FetchError(f"cannot fetch {url}: {_reason(failure)}", hint=NETWORK_HINT) from failure
 
+    def _deadline(self, url: str) -> float:
+        """When this request must be done by, before its bytes earn it more time: now plus
+        REQUEST_FACTOR read timeouts; FetchError when the run's own deadline has passed."""
+        now = time.monotonic()
+        if now >= self._ends:
+            raise FetchError(
+                f"cannot fetch {url}: the run's network time limit of "
+                f"{self._deadline_seconds:g} s ({DEADLINE_ENV}) is used up",
+                hint=f"raise {DEADLINE_ENV}, or check the network and the index",
+            )
+        return now + REQUEST_FACTOR * self.timeout
+
     def _exchange(
-        self, url: str, headers: dict[str, str], consume: Callable[[http.client.HTTPResponse], T]
+        self,
+        url: str,
+        headers: dict[str, str],
+        consume: Callable[[http.client.HTTPResponse, str], T],
+        deadline: float,
     ) -> T:
         """One request, following redirects; 5xx is _Retryable, other errors raise."""
         target = self._moved.get(url, url)
         for _ in range(MAX_REDIRECTS + 1):
-            resp = self._send(target, _for_host(headers, url, target))
-            if resp.status in _REDIRECTS and resp.getheader("Location"):
-                resp.read()
-                target = urljoin(target, str(resp.getheader("Location")))
-                continue
-            if resp.status in (200, 206):
-                self._moved[url] = target
-                try:
-                    return consume(resp)
-                except BaseException:
-                    self._drop_connection(target)  # its answer may not have been read to the end
-                    raise
-            resp.read()
+            conn = self._connection_for(target)
+            watch = self._watchdog.watch(conn, deadline, self._ends, self._deadline_seconds)
+            with watch as watched:
+                self._local.watched = watched
+                resp = self._send(conn, target, _for_origin(headers, url, target), watched)
+                location = resp.getheader("Location")
+                if resp.status in _REDIRECTS and location:
+                    self._read_body(resp, target, 1 << 20, "a redirect")
+                    target = _redirected(target, str(location))
+                    continue
+                if resp.status in (200, 206):
+                    self._moved[url] = target
+                    try:
+                        return consume(resp, target)
+                    except BaseException:
+                        self._drop_connection(target)  # its answer may not be read to the end
+                        raise
+                self._read_body(resp, target, 1 << 20, "an error answer")
             if resp.status in (404, 410):
                 raise NotFound(url)
             if resp.status >= 500:
@@ -318,18 +397,25 @@ class Fetcher:
             )
         raise FetchError(f"{url} redirects more than {MAX_REDIRECTS} times", hint=NETWORK_HINT)
 
-    def _send(self, url: str, headers: dict[str, str]) -> http.client.HTTPResponse:
-        """GET over this thread's kept-alive connection to the host, reconnecting once if the
-        server closed it since the last request."""
+    def _send(
+        self,
+        conn: http.client.HTTPConnection,
+        url: str,
+        headers: dict[str, str],
+        watched: _Watched,
+    ) -> http.client.HTTPResponse:
+        """GET over a kept-alive connection to the host, reconnecting once if the server
+        closed it since the last request. The socket is handed to the watchdog as soon as
+        it exists (a response that closes its connection takes the socket from `conn`)."""
         import http.client
 
-        parts = urlsplit(url)
-        conn, path = self._connection(parts.scheme, parts.netloc), _request_target(url)
+        path = _request_target(url)
         for attempt in (1, 2):
             reused = conn.sock is not None
             self._count_request()
             try:
                 conn.request("GET", path, headers=headers)
+                watched.sock = conn.sock
                 if self._aborted.is_set():  # its socket may postdate abort()'s sweep
                     conn.close()
                     self._check_aborted(url)
@@ -339,6 +425,10 @@ class Fetcher:
                 if not reused or attempt == 2:
                     raise _Retryable(str(exc) or type(exc).__name__) from exc
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _connection_for(self, url: str) -> http.client.HTTPConnection:
+        parts = urlsplit(url)
+        return self._connection(parts.scheme, parts.netloc)
 
     def _connection(self, scheme: str, netloc: str) -> http.client.HTTPConnection:
         conns: dict[tuple[str, str], http.client.HTTPConnection]
@@ -360,37 +450,57 @@ class Fetcher:
         if conn is not None:
             conn.close()
 
-    def _read_body(self, resp: http.client.HTTPResponse) -> bytes:
-        body = resp.read()
-        self._count(len(body))
-        return body
+    # ----------------------------------------------------------------------- bodies
 
-    # ----------------------------------------------------------------------- urllib
+    def _chunks(
+        self, resp: http.client.HTTPResponse, url: str, limit: int, what: str
+    ) -> Iterator[bytes]:
+        """The body in pieces as they arrive (read1: one socket read each, so the watchdog
+        and the deadline see every byte); FetchError past `limit`, _Retryable when a body
+        with a Content-Length ends early."""
+        declared = _content_length(resp)
+        if declared is not None and declared > limit:
+            resp.close()
+            raise _too_big(url, what, limit)
+        total = 0
+        watched: _Watched | None = getattr(self._local, "watched", None)
+        while chunk := resp.read1(CHUNK_BYTES):
+            total += len(chunk)
+            if total > limit:
+                resp.close()
+                raise _too_big(url, what, limit)
+            self._count(len(chunk))
+            if watched is not None:
+                watched.received += len(chunk)  # more time, at MIN_RATE
+            yield chunk
+        if declared is not None and total != declared:
+            raise _Retryable(f"the answer ended after {total} of {declared} bytes")
+        resp.read()  # nothing is left: this marks the answer done, so the connection is reused
 
-    def _read_page(self, resp: http.client.HTTPResponse) -> Page:
-        body = self._read_body(resp)
-        return Page(body, resp.headers.get_content_type(), resp.geturl())
+    def _read_body(self, resp: http.client.HTTPResponse, url: str, limit: int, what: str) -> bytes:
+        return b"".join(self._chunks(resp, url, limit, what))
 
-    def _save(self, resp: http.client.HTTPResponse, dest: Path) -> str:
-        import http.client
-
-        expected = resp.headers.get("Content-Length")
+    def _save(self, resp: http.client.HTTPResponse, url: str, dest: Path, limit: int) -> str:
+        digest = hashlib.sha256()
         with dest.open("wb") as out:
-            digest, size = _stream(resp, out, self._count)
-        if expected is not None and expected.isdigit() and size != int(expected):
-            raise http.client.IncompleteRead(b"", int(expected) - size)
-        return digest
+            for chunk in self._chunks(resp, url, limit, "the file"):
+                out.write(chunk)
+                digest.update(chunk)
+        return digest.hexdigest()
+
+    # ----------------------------------------------------------------------- credentials
 
     def _authorize(self, url: str) -> tuple[str, dict[str, str]]:
-        """The URL without credentials, and the Authorization header for its host, if known."""
+        """The URL without credentials, and the Authorization for its origin, if known."""
         parts = urlsplit(url)
         host = parts.netloc.rpartition("@")[2]
+        origin = (parts.scheme.lower(), host.lower())
         if parts.username is not None:
             user, password = unquote(parts.username), unquote(parts.password or "")
             token = base64.b64encode(f"{user}:{password}".encode()).decode()
-            self._auth[host] = f"Basic {token}"
+            self._auth[origin] = f"Basic {token}"
             url = urlunsplit(parts._replace(netloc=host))
-        return url, ({"Authorization": self._auth[host]} if host in self._auth else {})
+        return url, ({"Authorization": self._auth[origin]} if origin in self._auth else {})
 
     def _count(self, n: int) -> None:
         with self._lock:
@@ -400,55 +510,136 @@ class Fetcher:
         with self._lock:
             self.requests_made += 1
 
-    def _with_retries(
-        self, url: str, accept: str, consume: Callable[[http.client.HTTPResponse], T]
-    ) -> T:
-        import http.client
-        from urllib.error import HTTPError, URLError
-        from urllib.request import Request
-
-        url, headers = self._authorize(url)
-        if self.offline:
-            raise FetchError(f"{url} needs the network and --offline was given", hint=NETWORK_HINT)
-        request = Request(
-            url, headers={**headers, "User-Agent": self._user_agent, "Accept": accept}
-        )
-        failure: Exception | None = None
-        for delay in self._delays():
-            if failure is not None:
-                log.debug("retrying %s in %.1fs after: %s", url, delay, failure)
-                self._pause(delay)
-            self._check_aborted(url)
-            self._count_request()
-            try:
-                with self._opener.open(request, timeout=self.timeout) as resp:
-                    return consume(resp)
-            except HTTPError as exc:
-                exc.close()
-                _raise_unless_retryable(url, exc.code, str(exc.reason), exc)
-                failure = exc
-            except (URLError, OSError, http.client.HTTPException) as exc:
-                failure = exc
-        raise FetchError(f"cannot fetch {url}: {_reason(failure)}", hint=NETWORK_HINT) from failure
-
-    def _delays(self) -> tuple[float, ...]:
+    def _delays(self) -> Iterator[float]:
         """0 for the first attempt, then the backoff before each retry."""
         schedule = RETRY_DELAYS or (0.0,)
-        return (0.0, *(schedule[min(i, len(schedule) - 1)] for i in range(self.retries)))
+        yield 0.0
+        for i in range(self.retries):
+            yield schedule[min(i, len(schedule) - 1)]
 
 
-def _timeout_from_env() -> float:
-    raw = os.environ.get(TIMEOUT_ENV, "").strip()
+# --------------------------------------------------------------------------- the watchdog
+
+
+@dataclass(eq=False)  # kept in a set by identity
+class _Watched:
+    """One request the watchdog looks after: its deadline and what to shut."""
+
+    deadline: float  # before any byte arrives
+    hard: float  # the run's own deadline: never later than this
+    conn: http.client.HTTPConnection
+    sock: socket.socket | None = None
+    received: int = 0  # body bytes so far (each buys 1/MIN_RATE s)
+    fired: bool = False
+    why: str = ""
+
+    def due(self) -> float:
+        return min(self.deadline + self.received / MIN_RATE, self.hard)
+
+    def shut(self) -> None:
+        import socket
+
+        for sock in (self.sock, self.conn.sock):
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+
+class _Watchdog:
+    """One thread that shuts the socket of any request still running at its deadline.
+
+    A per-read timeout cannot stop a server that sends one byte a second; this does. It is
+    started by the first request (a run from the cache never starts it)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._armed: set[_Watched] = set()
+        self._thread: threading.Thread | None = None
+        self._stopped = False
+
+    @contextlib.contextmanager
+    def watch(
+        self, conn: http.client.HTTPConnection, deadline: float, hard: float, run_limit: float
+    ) -> Iterator[_Watched]:
+        watched = _Watched(deadline, hard, conn)
+        self._arm(watched)
+        try:
+            yield watched
+        except Exception:
+            if self._disarm(watched):
+                raise _Expired(_expired_reason(watched, run_limit)) from None
+            raise
+        if self._disarm(watched):
+            raise _Expired(_expired_reason(watched, run_limit))
+
+    def _arm(self, watched: _Watched) -> None:
+        with self._cond:
+            self._armed.add(watched)
+            if self._thread is None and not self._stopped:
+                self._thread = threading.Thread(
+                    target=self._run, name="drift-audit-watchdog", daemon=True
+                )
+                self._thread.start()
+            self._cond.notify()
+
+    def _disarm(self, watched: _Watched) -> bool:
+        """Forget a request; whether the watchdog had cut it off."""
+        with self._cond:
+            self._armed.discard(watched)
+            return watched.fired
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopped = True
+            self._cond.notify()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=5)
+
+    def _run(self) -> None:
+        with self._cond:
+            while not self._stopped:
+                now = time.monotonic()
+                for watched in [w for w in self._armed if w.due() <= now]:
+                    self._armed.discard(watched)
+                    watched.fired = True
+                    watched.shut()
+                upcoming = [w.due() for w in self._armed]
+                self._cond.wait(max(min(upcoming) - now, 0.01) if upcoming else None)
+
+
+def _expired_reason(watched: _Watched, run_limit: float) -> str:
+    if watched.due() >= watched.hard:
+        return (
+            f"the run's network time limit ({DEADLINE_ENV}={run_limit:g} s) ran out during "
+            "the request"
+        )
+    return (
+        f"the request took longer than its deadline ({REQUEST_FACTOR:g} read timeouts, plus "
+        f"time for what arrived at {MIN_RATE // 1024} KiB/s): the server is too slow or "
+        "trickles its answer"
+    )
+
+
+def _shut(conn: http.client.HTTPConnection) -> None:
+    _Watched(0.0, 0.0, conn).shut()
+
+
+# --------------------------------------------------------------------------- settings
+
+
+def _seconds_from_env(name: str, default: float, most: float) -> float:
+    raw = os.environ.get(name, "").strip()
     if not raw:
-        return TIMEOUT_SECONDS
+        return default
     try:
         value = float(raw)
     except ValueError:
         value = -1.0
-    if not 0 < value < float("inf"):
+    if not 0 < value <= most:
         raise ConfigError(
-            f"{TIMEOUT_ENV}={raw!r} is not a number of seconds",
-            hint=f"set {TIMEOUT_ENV} to a positive number, e.g. 10, or unset it (30 s)",
+            f"{name}={raw!r} is not a number of seconds from 0 to {most:g}",
+            hint=f"set {name} to a positive number, e.g. 10, or unset it ({default:g} s)",
         )
     return value
 
@@ -457,12 +648,40 @@ def _retries_from_env() -> int:
     raw = os.environ.get(RETRIES_ENV, "").strip()
     if not raw:
         return len(RETRY_DELAYS)
-    if not raw.isdigit():
+    if not raw.isdigit() or int(raw) > MAX_RETRIES:
         raise ConfigError(
-            f"{RETRIES_ENV}={raw!r} is not a number of retries",
-            hint=f"set {RETRIES_ENV} to 0 or more, or unset it (3)",
+            f"{RETRIES_ENV}={raw!r} is not a number of retries from 0 to {MAX_RETRIES}",
+            hint=f"set {RETRIES_ENV} to 0 to {MAX_RETRIES}, or unset it (3)",
         )
     return int(raw)
+
+
+def check_index_url(url: str) -> str:
+    """The index URL to use: an http(s) or file URL as given, or an existing folder as a
+    file:// URL. ConfigError for anything else (a malformed URL, a missing path, ftp:)."""
+    text = url.strip()
+    try:
+        parts = urlsplit(text)
+        _ = parts.port  # a port that is not a number raises here
+    except ValueError as exc:
+        raise ConfigError(
+            f"the index URL {redact_text(text)!r} is not a URL: {exc}", hint=INDEX_URL_HINT
+        ) from None
+    if parts.scheme in ("http", "https") and parts.hostname:
+        return text
+    if parts.scheme == "file":
+        return text
+    if len(parts.scheme) <= 1:  # a path (or a Windows drive letter)
+        folder = Path(text).expanduser()
+        if folder.is_dir():
+            return folder.resolve().as_uri()
+        raise ConfigError(f"the index {text!r} is neither a URL nor a folder", hint=INDEX_URL_HINT)
+    raise ConfigError(
+        f"the index URL {redact_text(text)!r} is not http(s) or file", hint=INDEX_URL_HINT
+    )
+
+
+# --------------------------------------------------------------------------- helpers
 
 
 def _basename(url: str) -> str:
@@ -470,17 +689,34 @@ def _basename(url: str) -> str:
 
 
 def redact(url: str) -> str:
-    """The URL without its password (for messages and the cache)."""
-    parts = urlsplit(url)
-    if parts.password is None:
+    """The URL without its password (for messages)."""
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        return redact_text(url)
+    if password is None:
         return url
     host = parts.netloc.rpartition("@")[2]
     return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
+def redact_text(text: str) -> str:
+    """`user:secret@` in text that may not parse as a URL becomes `user:***@`."""
+    head, at, tail = text.rpartition("@")
+    if not at or ":" not in head:
+        return text
+    scheme, sep, userinfo = head.rpartition("//")
+    user = userinfo.split(":", 1)[0]
+    return f"{scheme}{sep}{user}:***@{tail}"
+
+
 def without_credentials(url: str) -> str:
     """The URL without user:password (what the cache may keep; the index URL supplies them)."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url.rpartition("@")[2]
     return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
 
 
@@ -495,23 +731,47 @@ def verify(url: str, dest: Path, digest: str, sha256: str | None) -> None:
         )
 
 
-def _raise_unless_retryable(url: str, code: int, reason: str, exc: Exception) -> None:
-    if code in (404, 410):
-        raise NotFound(url) from None
-    if code < 500:
+def _check_http(url: str) -> None:
+    if urlsplit(url).scheme.lower() not in ("http", "https"):
+        raise FetchError(f"cannot fetch {url}: not an http(s) URL", hint=INDEX_URL_HINT)
+
+
+def _redirected(current: str, location: str) -> str:
+    """Where a redirect leads; FetchError when that is not http(s) (a file:// URL, say)."""
+    try:
+        target = urljoin(current, location)
+        scheme = urlsplit(target).scheme.lower()
+    except ValueError as exc:
         raise FetchError(
-            f"{url} answered {code} {reason}",
-            hint="check the index URL and its credentials (--index-url, pip config)",
-        ) from exc
+            f"{current} redirects to a malformed URL: {exc}", hint=NETWORK_HINT
+        ) from None
+    if scheme not in ("http", "https"):
+        raise FetchError(
+            f"{current} redirects to a {scheme or 'relative'}: URL, which is never followed",
+            hint=NETWORK_HINT,
+        )
+    return target
+
+
+def _too_big(url: str, what: str, limit: int) -> FetchError:
+    return FetchError(
+        f"{_basename(url) or url}: {what} is over the limit of {limit} bytes",
+        hint="the index serves more than a release or page can hold; check where it comes from",
+    )
+
+
+def _content_length(resp: http.client.HTTPResponse) -> int | None:
+    value = resp.getheader("Content-Length")
+    return int(value) if value is not None and value.strip().isdigit() else None
 
 
 def _reason(exc: Exception | None) -> str:
-    from urllib.error import HTTPError, URLError
+    import socket
 
-    if isinstance(exc, HTTPError):
-        return f"HTTP {exc.code} {exc.reason}"
-    if isinstance(exc, URLError):
-        return str(exc.reason)
+    if isinstance(exc, (TimeoutError, socket.timeout)):
+        return "timed out"
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused"
     return str(exc) or type(exc).__name__
 
 
@@ -530,11 +790,17 @@ def _content_range(url: str, resp: http.client.HTTPResponse) -> tuple[int, int, 
     return int(first), int(last), int(total)
 
 
-def _for_host(headers: dict[str, str], original: str, target: str) -> dict[str, str]:
-    """The headers for `target`: no Authorization once a redirect leaves the original host."""
-    if urlsplit(original).netloc == urlsplit(target).netloc:
+def _origin(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme.lower(), parts.netloc.rpartition("@")[2].lower()
+
+
+def _for_origin(headers: dict[str, str], original: str, target: str) -> dict[str, str]:
+    """The headers for `target`: no Authorization once a redirect leaves the original
+    scheme, host and port."""
+    if _origin(original) == _origin(target):
         return headers
-    return {k: v for k, v in headers.items() if k != "Authorization"}
+    return {k: v for k, v in headers.items() if k.lower() != "authorization"}
 
 
 def _request_target(url: str) -> str:
@@ -588,25 +854,14 @@ def _ssl_context(cafile: str | None) -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
-def _stream(source: IO[bytes], out: IO[bytes], count: Callable[[int], None]) -> tuple[str, int]:
-    digest = hashlib.sha256()
-    size = 0
-    while chunk := source.read(CHUNK_BYTES):
-        out.write(chunk)
-        digest.update(chunk)
-        size += len(chunk)
-        count(len(chunk))
-    return digest.hexdigest(), size
-
-
 def _read_local_page(url: str) -> Page:
     path = local_path(url)
     if path.is_dir():
         path = path / "index.html"
-    if not path.is_file():
+    if not path.exists():
         raise NotFound(url)
     try:
-        body = path.read_bytes()
+        body = read_file(path, limit=limits.MAX_PAGE_BYTES)
     except OSError as exc:
         raise FetchError(f"cannot read {path}: {exc.strerror or exc}", hint=NETWORK_HINT) from exc
     kind = "application/vnd.pypi.simple.v1+json" if path.suffix == ".json" else "text/html"
@@ -616,8 +871,8 @@ def _read_local_page(url: str) -> Page:
 def _copy_local(url: str, dest: Path) -> str:
     path = local_path(url)
     try:
-        with path.open("rb") as source, dest.open("wb") as out:
-            digest, _ = _stream(source, out, lambda n: None)
+        with open_regular(path, limit=limits.MAX_DOWNLOAD_BYTES) as source, dest.open("wb") as out:
+            digest = _stream(source, out)
     except FileNotFoundError as exc:
         raise FetchError(
             f"the index lists {path} but the file is missing", hint=NETWORK_HINT
@@ -625,3 +880,15 @@ def _copy_local(url: str, dest: Path) -> str:
     except OSError as exc:
         raise FetchError(f"cannot read {path}: {exc.strerror or exc}", hint=NETWORK_HINT) from exc
     return digest
+
+
+def _stream(source: IO[bytes], out: IO[bytes]) -> str:
+    digest = hashlib.sha256()
+    size = 0
+    while chunk := source.read(CHUNK_BYTES):
+        size += len(chunk)
+        if size > limits.MAX_DOWNLOAD_BYTES:  # a file that grows while it is copied
+            raise OSError(27, "over the download limit")
+        out.write(chunk)
+        digest.update(chunk)
+    return digest.hexdigest()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from packaging.utils import canonicalize_name
@@ -22,7 +23,13 @@ from auditor.errors import ArchiveError, FetchError, PackageNotFoundError, Versi
 from auditor.sources import Release
 from auditor.sources.archive import fetch_sources
 from auditor.sources.cache import PAGE_TTL_SECONDS, Cache, TreeRecord, cache_root, same_version
-from auditor.sources.fetch import Fetcher, NotFound, redact, without_credentials
+from auditor.sources.fetch import (
+    Fetcher,
+    NotFound,
+    check_index_url,
+    redact,
+    without_credentials,
+)
 from auditor.sources.local import direct_reference
 from auditor.sources.pipconf import IndexSettings, default_index_url, read_index_settings
 from auditor.sources.remote import Listing, Opened, WheelTree, open_wheel, wants_ranges
@@ -56,6 +63,11 @@ def open_index(
         offline: never touch the network; answer from the cache (and file:// indexes) only.
     """
     settings = read_index_settings(index_url)
+    settings = replace(
+        settings,
+        index_url=check_index_url(settings.index_url) if settings.index_url else None,
+        extra_index_urls=tuple(check_index_url(u) for u in settings.extra_index_urls),
+    )
     fetcher = Fetcher(offline=offline, cafile=settings.cert)
     return Index(settings, Cache(cache_root(cache_dir)), fetcher, offline=offline)
 

@@ -19,6 +19,8 @@ MAX_TOTAL_BYTES = 1 << 30  # every member read from one archive, uncompressed
 MAX_RATIO = 200  # uncompressed / compressed, for a member (zip) or a whole stream (tar)
 RATIO_FLOOR_BYTES = 1 << 20  # below this size the ratio is not checked (tiny files vary)
 MAX_DIRECTORY_BYTES = 64 << 20  # a zip central directory fetched by ranges
+MAX_DOWNLOAD_BYTES = 1 << 30  # one archive downloaded whole (a body past it is cut off)
+MAX_PAGE_BYTES = 64 << 20  # one project page of the index (the biggest real ones are ~20 MB)
 
 BOMB_HINT = "the archive looks like a decompression bomb; check where it comes from"
 

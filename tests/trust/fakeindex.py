@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
+TRICKLE_GAP = 0.1  # seconds between the bytes of a trickling answer
 _RANGE = re.compile(r"bytes=(\d*)-(\d*)")
 
 
@@ -50,6 +51,12 @@ class FakeIndex:
     missing_files: set[str] = field(default_factory=set)  # listed, but 404 when fetched
     requests: list[tuple[str, str | None]] = field(default_factory=list)  # path, Range
     release: threading.Event = field(default_factory=threading.Event)  # ends every hang
+    authorizations: list[str | None] = field(default_factory=list)  # each request's header
+    redirect: str | None = None  # pages answer 302 to this URL (+ the path) instead
+    rows: list[object] = field(default_factory=list)  # raw rows added to every page's files
+    raw_page: bytes | None = None  # served as every project page, as it is
+    endless: set[str] = field(default_factory=set)  # "page"/"file": zeros, no length, no end
+    trickle: set[str] = field(default_factory=set)  # "page"/"file": one byte per TRICKLE_GAP
 
     def add(self, *archives: Path) -> None:
         for archive in archives:
@@ -71,7 +78,7 @@ class FakeIndex:
             if self.sizes:
                 row["size"] = len(data)
             rows.append(row)
-        doc = {"meta": {"api-version": "1.1"}, "name": project, "files": rows}
+        doc = {"meta": {"api-version": "1.1"}, "name": project, "files": [*rows, *self.rows]}
         return json.dumps(doc).encode()
 
     def count(self, prefix: str) -> int:
@@ -91,7 +98,16 @@ def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             byte_range = self.headers.get("Range")
             index.requests.append((self.path, byte_range))
+            index.authorizations.append(self.headers.get("Authorization"))
             kind = "page" if self.path.startswith("/simple/") else "file"
+            if kind == "page" and index.redirect is not None:
+                self.send_response(302)
+                self.send_header("Location", index.redirect + self.path)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return None
+            if kind in index.endless or kind in index.trickle:
+                return self._stream_forever(kind)
             if kind in index.hang:
                 index.release.wait(60)
                 self.close_connection = True
@@ -104,8 +120,30 @@ def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
                 return self._page()
             return self._file(byte_range)
 
+        def _stream_forever(self, kind: str) -> None:
+            """An answer with no Content-Length that never ends (or drips), until the client
+            hangs up or the test ends."""
+            self.protocol_version = "HTTP/1.0"  # the body ends when the connection does
+            self.send_response(200)
+            self.send_header("Content-Type", JSON_TYPE if kind == "page" else "x/bin")
+            self.end_headers()
+            trickle = kind in index.trickle
+            chunk = b"{" if trickle and kind == "page" else b"\0" * (1 if trickle else 65536)
+            try:
+                while not index.release.is_set():
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+                    if trickle:
+                        index.release.wait(TRICKLE_GAP)
+                        chunk = b" "
+            except OSError:
+                pass
+            self.close_connection = True
+
         def _page(self) -> None:
             parts = self.path.strip("/").split("/")
+            if index.raw_page is not None:
+                return self._send(200, index.raw_page, JSON_TYPE)
             body = index.page(parts[1]) if len(parts) == 2 else None
             if body is None:
                 return self._send(404, b"not found", "text/plain")
@@ -153,15 +191,19 @@ def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: object) -> None:
             pass
 
+        def handle(self) -> None:
+            with contextlib.suppress(OSError):  # the client hung up mid-answer: the point
+                super().handle()
+
     return Handler
 
 
 @contextlib.contextmanager
-def serving(index: FakeIndex) -> Iterator[FakeIndex]:
-    """Serve `index` on 127.0.0.1 (a free port) for the duration of the block."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(index))
+def serving(index: FakeIndex, host: str = "127.0.0.1") -> Iterator[FakeIndex]:
+    """Serve `index` on a loopback address (a free port) for the duration of the block."""
+    server = ThreadingHTTPServer((host, 0), _handler(index))
     server.daemon_threads = True
-    index.url = f"http://127.0.0.1:{server.server_address[1]}/simple"
+    index.url = f"http://{host}:{server.server_address[1]}/simple"
     thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
     thread.start()
     try:
