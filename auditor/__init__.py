@@ -10,6 +10,17 @@ The heavy stages (griffe, networkx) are imported on first use, so that `import a
 
 from __future__ import annotations
 
+import sys as _sys  # built in: nothing on sys.path can stand in for it
+
+if _sys.argv[:1] == ["-m"] and not getattr(_sys.flags, "safe_path", False):
+    # `python -m auditor`, run in a consumer's folder: Python put that folder first on
+    # sys.path, so its `typing.py` or `networkx.py` would be imported in place of the real
+    # ones, running the consumer's code. The audit never imports from the current folder.
+    import os as _os  # frozen and already loaded at start-up, like sys
+
+    if _sys.path and _sys.path[0] in ("", _os.getcwd()):  # noqa: PTH109 (pathlib: not yet)
+        del _sys.path[0]
+
 from typing import TYPE_CHECKING, Any
 
 from auditor.errors import AuditError, ExitCode

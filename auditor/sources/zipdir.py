@@ -109,7 +109,15 @@ class Span:
 def find_directory(tail: bytes, tail_start: int, total: int) -> Directory | int:
     """The central directory's place, from the archive's last bytes (`tail` starts at
     `tail_start` in an archive of `total` bytes); or the offset from which the tail must
-    start instead (a zip64 record that lies before it)."""
+    start instead (a zip64 record that lies before it). ArchiveError for records that are
+    cut short or point outside the archive."""
+    try:
+        return _find_directory(tail, tail_start, total)
+    except struct.error as exc:
+        raise ArchiveError(f"the zip end records are truncated: {exc}") from None
+
+
+def _find_directory(tail: bytes, tail_start: int, total: int) -> Directory | int:
     at = _find_eocd(tail)
     disk, cd_disk, _, entries, size, offset = struct.unpack_from("<4xHHHHII", tail, at)
     if disk != 0 or cd_disk != 0:
@@ -143,6 +151,8 @@ def _zip64_directory(tail: bytes, tail_start: int, eocd_at: int) -> Directory | 
         return record_offset
     if tail[at : at + 4] != EOCD64:
         raise ArchiveError("the zip64 end record is not where its locator says")
+    if at + _EOCD64_SIZE > len(tail):
+        raise ArchiveError("the zip64 end record is truncated")
     entries, size, offset = struct.unpack_from("<32xQQQ", tail, at)
     return _checked(Directory(offset, size, entries), tail_start + at)
 
@@ -163,7 +173,15 @@ def _checked(directory: Directory, limit: int) -> Directory:
 
 
 def parse_directory(data: bytes, directory: Directory) -> list[Member]:
-    """Every member listed in the central directory `data`, in archive order."""
+    """Every member listed in the central directory `data`, in archive order; ArchiveError
+    for entries or extra fields cut short."""
+    try:
+        return _parse_directory(data, directory)
+    except struct.error as exc:
+        raise ArchiveError(f"the zip central directory is truncated: {exc}") from None
+
+
+def _parse_directory(data: bytes, directory: Directory) -> list[Member]:
     raw: list[tuple[str, int, int, int, int, int, int, int]] = []
     pos = 0
     for _ in range(directory.entries):
@@ -189,13 +207,15 @@ def _zip64_sizes(extra: bytes, compressed: int, size: int, offset: int) -> tuple
     while pos + 4 <= len(extra):
         tag, length = struct.unpack_from("<HH", extra, pos)
         if tag == 0x0001:
-            values = iter(struct.unpack_from(f"<{length // 8}Q", extra, pos + 4))
-            if size == 0xFFFFFFFF:
-                size = next(values)
-            if compressed == 0xFFFFFFFF:
-                compressed = next(values)
-            if offset == 0xFFFFFFFF:
-                offset = next(values)
+            values = list(struct.unpack_from(f"<{length // 8}Q", extra, pos + 4))
+            wanted = [v == 0xFFFFFFFF for v in (size, compressed, offset)]
+            if sum(wanted) > len(values):
+                raise ArchiveError("a zip64 extra field is shorter than the sizes it replaces")
+            taken = iter(values)
+            size, compressed, offset = (
+                next(taken) if w else v
+                for v, w in zip((size, compressed, offset), wanted, strict=True)
+            )
             break
         pos += 4 + length
     return compressed, size, offset
@@ -233,9 +253,13 @@ def merge_spans(members: Iterable[Member], gap: int) -> list[Span]:
 
 
 def check_readable(member: Member) -> None:
-    """Unsupported for an encrypted member or a compression method we do not inflate."""
+    """ArchiveError for an encrypted member (no wheel or sdist is encrypted: it cannot be
+    installed either); Unsupported for a compression method we do not inflate."""
     if member.flags & _ENCRYPTED_FLAG:
-        raise Unsupported(f"{member.name} is encrypted")
+        raise ArchiveError(
+            f"the zip member {member.name!r} is encrypted; a release never is",
+            hint="the archive is broken or hostile; check where it comes from",
+        )
     if member.method not in READABLE_METHODS:
         raise Unsupported(f"{member.name} uses zip compression method {member.method}")
 

@@ -56,8 +56,16 @@ def start(tmp_path: Path, index: FakeIndex, *more: str) -> subprocess.Popen[str]
         *more,
     ]  # fmt: skip
     return subprocess.Popen(
-        args, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+        args, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=restore_sigint,
+    )  # fmt: skip
+
+
+def restore_sigint() -> None:
+    """In the child: Ctrl-C's default action back. A suite started from a shell that ignores
+    SIGINT (a background job: `make test &`) passes SIG_IGN on, and Python then installs no
+    KeyboardInterrupt handler, so the child would never see our Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def interrupt_when(proc: subprocess.Popen[str], ready: object) -> tuple[int, str, float]:
@@ -140,3 +148,15 @@ def test_ctrl_c_while_the_report_is_written_leaves_neither_it_nor_a_temp_file(
         files.write_outputs([files.Output(report, b"the new report\n" * 1000)])
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
     assert report.read_text() == "the previous report\n"  # left whole, as it was
+
+
+def test_the_ctrl_c_tests_pass_when_the_suite_ignores_sigint(tmp_path: Path) -> None:
+    """Item 26: run from a shell where SIGINT is ignored, the tests above failed."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"{__file__}::"
+         "test_ctrl_c_mid_audit_leaves_no_report_and_no_broken_cache[tail]"],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=120, check=False,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "1 passed" in done.stdout
