@@ -24,6 +24,7 @@ import click
 
 from auditor.config import FAIL_ON_CHOICES, Settings, find_project_root, load_settings
 from auditor.errors import AuditError, ConfigError, ExitCode
+from auditor.escape import terminal
 from auditor.files import Output, Refused, write_outputs
 from auditor.kinds import Kind, Severity
 from auditor.model import Status
@@ -231,11 +232,11 @@ def cache_info(cache_dir: str | None) -> None:
     from auditor.sources.cache import cache_root, cache_usage
 
     usage = cache_usage(cache_root(cache_dir))
-    click.echo(f"cache: {usage.root}\nsize: {_mib(usage.size)}")
+    click.echo(f"cache: {terminal(str(usage.root))}\nsize: {_mib(usage.size)}")
     click.echo(f"index pages: {usage.pages}, local archives: {usage.local}")
-    for e in usage.entries:
+    for e in usage.entries:  # names and versions read from the (untrusted) cache
         what = "members read by ranges" if e.how == "ranges" else "files extracted"
-        click.echo(f"  {e.name} {e.version}: {e.files} {what}, {_mib(e.size)}")
+        click.echo(f"  {terminal(e.name)} {terminal(e.version)}: {e.files} {what}, {_mib(e.size)}")
 
 
 @cache_cli.command(name="clear", help="Remove everything drift-audit keeps in the cache.")
@@ -278,7 +279,7 @@ def run(opts: Options) -> int:
         if opts.debug:
             raise
         click.echo(
-            f"{PROG}: internal error: {type(exc).__name__}: {exc} "
+            f"{PROG}: internal error: {type(exc).__name__}: {terminal(str(exc))} "
             "(rerun with --debug for the traceback)",
             err=True,
         )
@@ -467,9 +468,9 @@ def use_color(
 
 
 def _error(message: str, hint: str | None) -> None:
-    click.echo(f"{PROG}: error: {message}", err=True)
+    click.echo(f"{PROG}: error: {terminal(message)}", err=True)
     if hint:
-        click.echo(f"{PROG}: hint: {hint}", err=True)
+        click.echo(f"{PROG}: hint: {terminal(hint)}", err=True)
 
 
 def kinds_table() -> str:
@@ -483,10 +484,14 @@ def kinds_table() -> str:
 
 
 class _Formatter(logging.Formatter):
+    """One line per record, escaped for the terminal (a file name can hold a newline and a
+    workflow command, or ESC sequences); a traceback (--debug) escaped line by line."""
+
     def format(self, record: logging.LogRecord) -> str:
-        text = f"{PROG}: {record.levelname.lower()}: {record.getMessage()}"
+        text = f"{PROG}: {record.levelname.lower()}: {terminal(record.getMessage())}"
         if record.exc_info:
-            text += "\n" + self.formatException(record.exc_info)
+            trace = self.formatException(record.exc_info)
+            text += "\n" + "\n".join(terminal(line) for line in trace.splitlines())
         return text
 
 

@@ -34,6 +34,22 @@ if TYPE_CHECKING:
 REMOVALS = (Kind.REMOVED_MODULE, Kind.REMOVED_SYMBOL)
 CONTEXT_LINES = 2
 MAX_SITE_LINES = 12
+# Every text a finding carries is bounded, with a visible cut, so that no input (a 1 MB
+# default, a minified line) can make a report huge: 100 findings stay well under a megabyte.
+MAX_SIGNATURE_CHARS = 4000
+MAX_TEXT_CHARS = 2000  # a suggestion, a symbol, a parameter or reason
+MAX_LINE_CHARS = 2000  # one source line
+
+
+def bounded(text: str, limit: int) -> str:
+    """`text`, or its first `limit` characters and a note of how much was cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]} …[{len(text) - limit} more characters cut]"
+
+
+def _bounded_or_none(text: str | None, limit: int) -> str | None:
+    return None if text is None else bounded(text, limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,12 +327,14 @@ def _finding(check: SiteCheck, problem: Problem, versions: tuple[str, ...]) -> F
         kind=problem.kind,
         location=site.location,
         scope=site.scope,
-        symbol=_symbol(site, last, before),
-        parameter=problem.parameter,
+        symbol=bounded(_symbol(site, last, before), MAX_TEXT_CHARS),
+        parameter=_bounded_or_none(problem.parameter, MAX_TEXT_CHARS),
         broken_in=versions,
-        baseline_signature=before.signature if before is not None else None,
-        target_signature=last.signature,
-        suggestion=problem.suggestion,
+        baseline_signature=_bounded_or_none(
+            before.signature if before is not None else None, MAX_SIGNATURE_CHARS
+        ),
+        target_signature=_bounded_or_none(last.signature, MAX_SIGNATURE_CHARS),
+        suggestion=_bounded_or_none(problem.suggestion, MAX_TEXT_CHARS),
         status=status,
     )
 
@@ -343,7 +361,7 @@ def _unparsable(entry: Unparsable, provider: str) -> Finding:
         location=location,
         scope=module,
         symbol=provider,
-        parameter=entry.reason,
+        parameter=bounded(entry.reason, MAX_TEXT_CHARS),
         broken_in=(),
         baseline_signature=None,
         target_signature=None,
@@ -379,4 +397,4 @@ def _context_lines(lines: Sequence[str], where: Location) -> tuple[tuple[int, st
     end = min(where.end_line, where.line + MAX_SITE_LINES)
     first = max(1, where.line - CONTEXT_LINES)
     last = min(len(lines), max(where.line, end) + CONTEXT_LINES)
-    return tuple((n, lines[n - 1]) for n in range(first, last + 1))
+    return tuple((n, bounded(lines[n - 1], MAX_LINE_CHARS)) for n in range(first, last + 1))

@@ -154,10 +154,19 @@ class Param:
         prefix = {ParamKind.VAR_POSITIONAL: "*", ParamKind.VAR_KEYWORD: "**"}.get(self.kind, "")
         text = prefix + self.name
         if self.annotation:
-            text += f": {self.annotation}"
+            text += f": {_shown(self.annotation)}"
         if self.default is not None:
-            text += f" = {self.default}" if self.annotation else f"={self.default}"
+            default = _shown(self.default)
+            text += f" = {default}" if self.annotation else f"={default}"
         return text
+
+
+SHOWN_CHARS = 200  # of one default or annotation in a signature's text
+
+
+def _shown(text: str) -> str:
+    """A default or annotation as a signature shows it: at most SHOWN_CHARS, cut visibly."""
+    return text if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]}…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +289,8 @@ class Finding:
     def fingerprint(self) -> str:
         """Stable across line moves: kind, file, enclosing scope, symbol and parameter."""
         parts = (self.kind.slug, self.location.path, self.scope, self.symbol, self.parameter or "")
-        return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
+        text = "\x1f".join(parts).encode("utf-8", "surrogatepass")  # a lone surrogate too
+        return hashlib.sha256(text).hexdigest()[:32]
 
     @property
     def sort_key(self) -> tuple[str, int, int, str, str, str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from auditor.escape import workflow_data, workflow_property
 from auditor.kinds import Severity
 from auditor.model import Status
 
@@ -64,10 +65,10 @@ def message(finding: Finding) -> str:
 
 
 def escape_data(value: str) -> str:
-    """Escape a command's message: `%`, CR and LF."""
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a command's message: controls made visible, then `%`, CR and LF."""
+    return workflow_data(value)
 
 
 def escape_property(value: str) -> str:
     """Escape a property value: as data, plus `:` and `,`."""
-    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
+    return workflow_property(value)

@@ -22,6 +22,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from auditor.escape import visible
 from auditor.kinds import DOCS_URL, Kind, Severity, docs_anchor
 from auditor.model import Status
 from auditor.reporters.common import count_by_kind, provider_line, tally, tool_version
@@ -381,6 +382,17 @@ def assets() -> Assets:
     return Assets(style, script)
 
 
+def _visible(value: object) -> object:
+    """Every value the template prints, before autoescape: controls and bidi overrides made
+    visible (escape.visible), so the page shows what the bytes are. Our own markup (the
+    inlined CSS and script, Markup) passes as it is."""
+    from markupsafe import Markup
+
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return visible(value)
+    return value
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The jinja2 environment: package templates, autoescape on, undefined names an error."""
@@ -389,6 +401,7 @@ def environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.PackageLoader("auditor.reporters", "templates"),
         autoescape=True,
+        finalize=_visible,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

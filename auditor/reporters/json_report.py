@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from auditor.errors import AuditError
+from auditor.escape import json_text
 from auditor.files import read_file
 from auditor.findings import timeline
 from auditor.kinds import Kind
@@ -37,7 +38,8 @@ _HINT = "pass a file written by `drift-audit --format json` or `--write-baseline
 
 def render(report: Report, *, color: bool = False) -> str:
     """The whole report as schema-version-1 JSON, with a trailing newline."""
-    return json.dumps(to_dict(report), indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+    text = json.dumps(to_dict(report), indent=2, sort_keys=False, ensure_ascii=False)
+    return json_text(text) + "\n"
 
 
 def to_dict(report: Report) -> dict[str, Any]:

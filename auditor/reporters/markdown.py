@@ -4,13 +4,15 @@
 # a table of the new findings, and the preexisting ones folded in a <details> block; baselined
 # and suppressed findings are only counted. No links (paths are relative to the consumer's
 # import root, not the repository) and no timings, so the comment is stable between runs.
-# Every cell goes through `cell()`: `|` escaped, newlines flattened.
+# Untrusted values are code spans (escape.markdown_code) or escaped inline text
+# (escape.markdown_text); every cell goes through `cell()`: `|` escaped, newlines flattened.
 """Markdown reporter: counts and new findings, for a PR comment."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from auditor.escape import markdown_cell, markdown_code, markdown_text
 from auditor.model import Status
 from auditor.reporters.common import count_by_kind, plural, provider_line, tally
 
@@ -27,7 +29,10 @@ FINDING_HEADER = ("Location", "Kind", "Symbol", "Parameter", "First broken")
 
 def render(report: Report, *, color: bool = False) -> str:
     """The PR-comment summary as Markdown, with a trailing newline."""
-    blocks = [f"## drift-audit\n\n{provider_line(report)}", _headline(report)]
+    blocks = [
+        f"## drift-audit\n\n{markdown_text(provider_line(report), starts_block=True)}",
+        _headline(report),
+    ]
     if report.findings:
         blocks.append(_counts_table(report))
     new = [f for f in report.findings if f.status is Status.NEW]
@@ -67,7 +72,7 @@ def _findings_table(findings: Sequence[Finding]) -> str:
             f.kind.slug,
             code(f.symbol),
             code(f.parameter) if f.parameter else "",
-            f.first_broken or "",
+            markdown_text(f.first_broken) if f.first_broken else "",
         ]
         for f in findings
     ]
@@ -90,12 +95,10 @@ def _row(cells: Sequence[str], *, escape: bool = True) -> str:
 
 
 def code(text: str) -> str:
-    """Inline code; a backtick inside gets a longer fence."""
-    fence = "``" if "`" in text else "`"
-    pad = " " if "`" in text else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+    """Inline code: the fence is longer than any backtick run inside (escape.markdown_code)."""
+    return markdown_code(text)
 
 
 def cell(text: str) -> str:
     """A table cell: `|` escaped (GFM honours it inside code spans too), newlines flattened."""
-    return " ".join(text.replace("|", "\\|").splitlines())
+    return markdown_cell(text)

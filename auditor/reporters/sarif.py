@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from auditor.escape import json_text, sarif_uri
 from auditor.kinds import Kind, Severity, docs_anchor
 from auditor.model import Status
 from auditor.reporters.common import INFORMATION_URI, TOOL_NAME, tool_version
@@ -42,7 +43,7 @@ _SUPPRESSIONS = {
 
 def render(report: Report, *, color: bool = False) -> str:
     """The whole report as a SARIF 2.1.0 document, with a trailing newline."""
-    return json.dumps(to_sarif(report), indent=2, ensure_ascii=False) + "\n"
+    return json_text(json.dumps(to_sarif(report), indent=2, ensure_ascii=False)) + "\n"
 
 
 def to_sarif(report: Report) -> dict[str, Any]:
@@ -121,7 +122,7 @@ def level(finding: Finding) -> str:
 def _physical_location(finding: Finding) -> dict[str, Any]:
     loc = finding.location
     return {
-        "artifactLocation": {"uri": loc.path, "uriBaseId": SRCROOT},
+        "artifactLocation": {"uri": sarif_uri(loc.path), "uriBaseId": SRCROOT},
         "region": {
             "startLine": loc.line,
             "startColumn": loc.column,

@@ -9,7 +9,9 @@
 # that are gone (`fixed`); then one summary line. Several providers: the context line names
 # each. Takes a Report in its given
 # order; never filters or sorts. Colour is a palette: with color=False every code is "", so
-# there is one code path and no ANSI byte leaks into files. Only the summary's `in 0.42s`
+# there is one code path and no ANSI byte leaks into files. Every value shown comes from
+# untrusted input and goes through escape.terminal() first (controls, bidi overrides), so a
+# source line cannot drive the terminal, colour or not. Only the summary's `in 0.42s`
 # varies between identical runs (golden tests mask it).
 """Text reporter: grouped by file, with source, signatures and a summary line."""
 
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import TYPE_CHECKING
 
+from auditor.escape import terminal
 from auditor.findings import timeline
 from auditor.kinds import Severity
 from auditor.model import Status
@@ -66,11 +69,12 @@ ANSI = Palette(
 def render(report: Report, *, color: bool = False) -> str:
     """The whole report as text; ANSI colour only when `color` is true."""
     pal = ANSI if color else PLAIN
-    lines = [f"{pal.bold}{_context_line(report)}{pal.reset}", ""]
+    lines = [f"{pal.bold}{terminal(_context_line(report))}{pal.reset}", ""]
     for path, group in groupby(report.findings, key=lambda f: f.location.path):
         findings = list(group)
+        shown = terminal(path)
         lines.append(
-            f"{pal.bold}{pal.cyan}--- {path} ({plural(len(findings), 'finding')}){pal.reset}"
+            f"{pal.bold}{pal.cyan}--- {shown} ({plural(len(findings), 'finding')}){pal.reset}"
         )
         for finding in findings:
             lines.extend(_finding_lines(finding, pal))
@@ -105,10 +109,14 @@ def _timeline_lines(report: Report, pal: Palette) -> list[str]:
         return []
     several = len(set(providers)) > 1
     spans = _spans(table.columns, table.rows)
-    heads = [_span_label(table.columns[a], table.columns[b], several) for a, b in spans]
-    labels = [f"{f.location.path}:{f.location.line} {f.kind.slug}" for f in report.findings]
+    heads = [terminal(_span_label(table.columns[a], table.columns[b], several)) for a, b in spans]
+    labels = [
+        f"{terminal(f.location.path)}:{f.location.line} {f.kind.slug}" for f in report.findings
+    ]
     width = max(len(label) for label in labels)
-    title = "drift timeline: x broken, . works" + ("" if several else f" ({providers[0]})")
+    title = "drift timeline: x broken, . works" + (
+        "" if several else f" ({terminal(providers[0])})"
+    )
     out = [f"{pal.bold}{title}{pal.reset}", f"{INDENT}{'':<{width}}  {' '.join(heads)}".rstrip()]
     for label, row in zip(labels, table.rows, strict=True):
         marks = [row[a] for a, _ in spans]
@@ -150,7 +158,8 @@ def _fixed_lines(report: Report, pal: Palette) -> list[str]:
     out = [f"{pal.bold}{pal.green}fixed since the baseline file ({len(report.fixed)}):{pal.reset}"]
     for f in report.fixed:
         parameter = f" ({f.parameter})" if f.parameter else ""
-        out.append(f"{INDENT}{f.location.path}: {f.kind.slug} {f.symbol}{parameter}")
+        what = terminal(f"{f.location.path}: {f.kind.slug} {f.symbol}{parameter}")
+        out.append(f"{INDENT}{what}")
     return [*out, ""]
 
 
@@ -164,32 +173,32 @@ def _finding_lines(finding: Finding, pal: Palette) -> list[str]:
 
 def _headline(finding: Finding, pal: Palette) -> str:
     loc = finding.location
-    where = f"{pal.bold}{loc.path}:{loc.line}:{loc.column}:{pal.reset}"
+    where = f"{pal.bold}{terminal(loc.path)}:{loc.line}:{loc.column}:{pal.reset}"
     slug = f"{pal.severity(finding.severity)}{finding.kind.slug}{pal.reset}"
     status = (
         "" if finding.status is Status.NEW else f" {pal.dim}[{finding.status.value}]{pal.reset}"
     )
-    return f"{where} {slug} {finding.message}{status}"
+    return f"{where} {slug} {terminal(finding.message)}{status}"
 
 
 def _source_lines(finding: Finding, pal: Palette) -> list[str]:
-    """The offending line with a gutter, and a caret line under the reported span."""
+    """The offending line with a gutter, and a caret line under the reported span. The line
+    is escaped for the terminal piece by piece, so the caret stays under the span."""
     loc = finding.location
     text = next((t for n, t in finding.source if n == loc.line), None)
     if text is None:
         return []
-    text = _clip(text.rstrip("\r\n"), loc.end_column if loc.end_line == loc.line else 0)
-    number = str(loc.line)
-    gutter = " " * len(number)
+    text = text.rstrip("\r\n")
     start = max(loc.column - 1, 0)
     end = loc.end_column - 1 if loc.end_line == loc.line else len(text.rstrip())
-    width = max(end - start, 1)
-    # keep tabs so the caret lines up with the source however the terminal expands them
-    pad = "".join(ch if ch == "\t" else " " for ch in text[:start])
+    before, span = _clip(text[:start], MAX_SHOWN), _clip(text[start:end], MAX_SHOWN)
+    after = _clip(text[end:], max(MAX_SHOWN - len(before) - len(span), 0))
+    number = str(loc.line)
+    gutter = " " * len(number)
     return [
-        f"{INDENT}{pal.dim}{number} |{pal.reset} {text}",
-        f"{INDENT}{pal.dim}{gutter} |{pal.reset} {pad}{pal.severity(finding.severity)}"
-        f"{'^' * width}{pal.reset}",
+        f"{INDENT}{pal.dim}{number} |{pal.reset} {before}{span}{after}",
+        f"{INDENT}{pal.dim}{gutter} |{pal.reset} {_pad(before)}{pal.severity(finding.severity)}"
+        f"{'^' * max(len(span), 1)}{pal.reset}",
         *_keyword_line(finding, pal, len(number)),
     ]
 
@@ -197,10 +206,16 @@ def _source_lines(finding: Finding, pal: Palette) -> list[str]:
 MAX_SHOWN = 240  # characters of a source line shown (generated code has enormous lines)
 
 
-def _clip(text: str, needed: int) -> str:
-    """At most MAX_SHOWN characters, but never cutting the reported span."""
-    limit = max(MAX_SHOWN, needed)
-    return text if len(text) <= limit else text[:limit] + " …"
+def _clip(text: str, limit: int) -> str:
+    """`text` escaped for the terminal, at most `limit` characters of it, with a visible cut."""
+    shown = terminal(text)
+    return shown if len(shown) <= limit else shown[:limit] + " …"
+
+
+def _pad(shown: str) -> str:
+    """Blanks as wide as `shown`, keeping tabs so the caret lines up however the terminal
+    expands them."""
+    return "".join(ch if ch == "\t" else " " for ch in shown)
 
 
 def _keyword_line(finding: Finding, pal: Palette, gutter: int) -> list[str]:
@@ -211,12 +226,13 @@ def _keyword_line(finding: Finding, pal: Palette, gutter: int) -> list[str]:
     pattern = re.compile(rf"\b{re.escape(parameter)}\s*=(?!=)")
     for number, text in finding.source:
         if loc.line < number <= loc.end_line and (match := pattern.search(text)):
-            pad = "".join(ch if ch == "\t" else " " for ch in text[: match.start()])
+            before = _clip(text[: match.start()], MAX_SHOWN)
             return [
                 f"{INDENT}{pal.dim}{'.' * gutter} |{pal.reset}",
-                f"{INDENT}{pal.dim}{str(number).rjust(gutter)} |{pal.reset} {text.rstrip()}",
-                f"{INDENT}{pal.dim}{' ' * gutter} |{pal.reset} {pad}"
-                f"{pal.severity(finding.severity)}{'^' * len(parameter)}{pal.reset}",
+                f"{INDENT}{pal.dim}{str(number).rjust(gutter)} |{pal.reset} "
+                f"{_clip(text.rstrip(), MAX_SHOWN)}",
+                f"{INDENT}{pal.dim}{' ' * gutter} |{pal.reset} {_pad(before)}"
+                f"{pal.severity(finding.severity)}{'^' * len(terminal(parameter))}{pal.reset}",
             ]
     return []
 
@@ -224,21 +240,22 @@ def _keyword_line(finding: Finding, pal: Palette, gutter: int) -> list[str]:
 def _detail_lines(finding: Finding, pal: Palette) -> list[str]:
     out: list[str] = []
     if finding.baseline_signature is not None:
-        out.append(f"{INDENT}{pal.dim}baseline:{pal.reset} {finding.baseline_signature}")
+        out.append(f"{INDENT}{pal.dim}baseline:{pal.reset} {terminal(finding.baseline_signature)}")
     if finding.target_signature is not None:
-        out.append(f"{INDENT}{pal.dim}target:  {pal.reset} {finding.target_signature}")
+        out.append(f"{INDENT}{pal.dim}target:  {pal.reset} {terminal(finding.target_signature)}")
     if finding.suggestion:
         suggestion = _continued(finding.suggestion, INDENT + "  ")
         out.append(f"{INDENT}{pal.green}suggestion:{pal.reset} {suggestion}")
     if finding.reached_from:
-        chain = " -> ".join(finding.reached_from[0])
+        chain = terminal(" -> ".join(finding.reached_from[0]))
         out.append(f"{INDENT}{pal.dim}reached from:{pal.reset} {chain}")
     return out
 
 
 def _continued(text: str, indent: str) -> str:
-    """Indent the continuation lines of a multi-line value under its label."""
-    return ("\n" + indent).join(text.splitlines())
+    """Indent the continuation lines of a multi-line value under its label (each line
+    escaped for the terminal)."""
+    return ("\n" + indent).join(terminal(line) for line in text.splitlines())
 
 
 def summary_line(report: Report, pal: Palette = PLAIN) -> str:

@@ -1,0 +1,332 @@
+"""Trust, round two: whatever a finding holds, each report is well formed for its sink.
+
+A property test pushes random strings (controls, ANSI and OSC sequences, bidi overrides,
+newlines, backticks, `%`, `::`, `<!--`, `|`, `@`, lone surrogates) through every field a
+report shows and checks each format: a terminal sees no control it did not ask for, a CI log
+no workflow command it did not write, Markdown no HTML and no extra row, SARIF a percent-
+encoded URI, JSON what went in, HTML no markup but its own. Then the review's items 13-16,
+24 and 25 end to end through the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from auditor.escape import markdown_code, terminal
+from auditor.kinds import Kind
+from auditor.model import ConsumerInfo, Finding, Location, ProviderInfo, Report, Stats, Status
+from auditor.reporters import REPORTERS, json_report
+from tests.trust import acme
+from tests.trust.cli import invoke
+
+HOSTILE = [
+    "\x1b[31m", "\x1b]52;c;SGVsbG8=\x07", "\x1b]8;;http://x\x1b\\", "\x9b2J", "\x07", "\r",
+    "\n", "\n::error file=x::pwned\n", "::warning::", "\u202e", "\u2066", "\u200b", "\ufeff",
+    "\u2028", "\udcff", "`", "``", "```", "%", "%0A", "<!--", "-->", "<script>", "|", "@team",
+    "&amp;", "*", "_", "[x](http://y)", "# ", "\\", "\"", "'", "\t", "\x00", "\x7f",
+]  # fmt: skip
+PIECES = st.one_of(st.sampled_from(HOSTILE), st.text(max_size=6))
+HOSTILE_TEXT = st.lists(PIECES, max_size=6).map("".join)
+UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
+    "\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]"
+)
+SGR = re.compile(r"\x1b\[[0-9;]*m")  # the text reporter's own colours
+
+
+@st.composite
+def hostile_reports(draw: st.DrawFn) -> Report:
+    text = HOSTILE_TEXT
+    path = "widget/" + draw(text) + ".py"
+    line = draw(text)
+    finding = Finding(
+        kind=draw(st.sampled_from([Kind.UNEXPECTED_KEYWORD, Kind.MISSING_ARGUMENT])),
+        location=Location(path, 2, 1, 2, max(len(line), 1) + 1),
+        scope="widget." + draw(text),
+        symbol="acme." + draw(text),
+        parameter=draw(text),
+        broken_in=(draw(text),),
+        baseline_signature="(" + draw(text) + ")",
+        target_signature="(" + draw(text) + ")",
+        reached_from=((draw(text), draw(text)),),
+        suggestion=draw(text),
+        status=draw(st.sampled_from(list(Status))),
+        source=((1, draw(text)), (2, line), (3, draw(text))),
+    )
+    providers = (ProviderInfo("acme" + draw(text), draw(text), (draw(text),)),)
+    return Report(
+        consumer=ConsumerInfo(draw(text), draw(text), draw(text)),
+        provider=providers[0],
+        findings=(finding,),
+        stats=Stats(files_scanned=1, call_sites=1),
+        providers=providers,
+        matrix=((True,),),
+        unused_suppressions=((path, 3, (draw(text),)),),
+    )
+
+
+def _lines_of(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def check_text(out: str, *, color: bool) -> None:
+    plain = SGR.sub("", out) if color else out
+    assert not UNSAFE.search(plain), repr(UNSAFE.search(plain))
+    assert not any(line.startswith("::") for line in _lines_of(plain))
+
+
+def check_github(out: str, report: Report) -> None:
+    lines = out.rstrip("\n").split("\n")
+    assert len(lines) == len(report.findings)
+    for line in lines:
+        assert not UNSAFE.search(line) and "\r" not in line
+        match = re.fullmatch(r"::(error|warning|notice) ([^:]*)::(.*)", line)
+        assert match is not None, line
+        for prop in match.group(2).split(","):
+            key, _, value = prop.partition("=")
+            assert key in {"file", "line", "col", "endLine", "endColumn", "title"}, prop
+            assert "," not in value and ":" not in value
+
+
+def check_json(out: str, report: Report) -> None:
+    assert not UNSAFE.search(out.replace("\n", ""))
+    back = json_report.load_report(out)
+    assert back.findings[0].location.path == report.findings[0].location.path
+    assert back.findings[0].source == report.findings[0].source
+    assert back.consumer == report.consumer
+
+
+def check_sarif(out: str) -> None:
+    assert not UNSAFE.search(out.replace("\n", ""))
+    document = json.loads(out)
+    for result in document["runs"][0]["results"]:
+        uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        assert re.fullmatch(r"[A-Za-z0-9_.~/%-]*", uri), uri
+
+
+CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+
+
+def check_markdown(out: str, report: Report) -> None:
+    assert not UNSAFE.search(out.replace("\n", ""))
+    prose = CODE_SPAN.sub("", out)  # inside a code span `<!--` is text, not markup
+    assert "<!--" not in prose and "<script" not in prose
+    assert re.search(r"<(?!/?(details|summary)>)", prose) is None, out
+    for row in [line for line in out.split("\n") if line.startswith("| ")]:
+        cells = re.split(r"(?<!\\)\|", row)[1:-1]
+        assert len(cells) in (5, 6), row  # every row keeps its columns
+    new = sum(1 for f in report.findings if f.status is Status.NEW)
+    if new:
+        table = out.split("### New findings\n\n")[1].split("\n\n")[0].strip()
+        assert len(table.split("\n")) == 2 + new
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.text.extend(v for _, v in attrs if v)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+BENIGN = Report(
+    consumer=ConsumerInfo("widget", "1.0", "folder"),
+    provider=ProviderInfo("acme", "0.1", ("0.2",)),
+    findings=(
+        Finding(
+            kind=Kind.UNEXPECTED_KEYWORD,
+            location=Location("widget/a.py", 2, 1, 2, 5),
+            scope="widget.go",
+            symbol="acme.run",
+            parameter="old",
+            broken_in=("0.2",),
+            baseline_signature="(old)",
+            target_signature="(new)",
+            reached_from=(("widget", "widget.go"),),
+            suggestion="x",
+            source=((1, "a"), (2, "b"), (3, "c")),
+        ),
+    ),
+    stats=Stats(files_scanned=1, call_sites=1),
+    providers=(ProviderInfo("acme", "0.1", ("0.2",)),),
+    matrix=((True,),),
+)
+
+
+def check_html(out: str, status: Status) -> None:
+    assert not UNSAFE.search(out.replace("\n", ""))
+    page, benign = _Tags(), _Tags()
+    page.feed(out)
+    benign.feed(REPORTERS["html"](_with_status(BENIGN, status)))
+    assert set(page.tags) <= set(benign.tags), set(page.tags) - set(benign.tags)
+    assert page.tags.count("script") == 1
+
+
+def _with_status(report: Report, status: Status) -> Report:
+    from dataclasses import replace
+
+    return replace(report, findings=tuple(replace(f, status=status) for f in report.findings))
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)  # html renders are the slow part
+@given(hostile_reports())
+def test_every_reporter_is_well_formed_for_its_sink(report: Report) -> None:
+    check_text(REPORTERS["text"](report, color=False), color=False)
+    check_text(REPORTERS["text"](report, color=True), color=True)
+    check_github(REPORTERS["github"](report), report)
+    check_json(REPORTERS["json"](report), report)
+    check_sarif(REPORTERS["sarif"](report))
+    check_markdown(REPORTERS["markdown"](report), report)
+    check_html(REPORTERS["html"](report), report.findings[0].status)
+
+
+@given(HOSTILE_TEXT)
+def test_a_code_span_shows_exactly_its_text(text: str) -> None:
+    span = markdown_code(text)
+    flat = terminal(" ".join(re.split(r"\r\n|[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]", text)))
+    if not flat:
+        assert span == ""
+        return
+    fence = re.match(r"`+", span)
+    assert fence is not None
+    inner = span[len(fence.group()) : -len(fence.group())]
+    assert "`" * len(fence.group()) not in inner
+    if inner.startswith(" ") and inner.endswith(" ") and inner.strip(" "):
+        inner = inner[1:-1]
+    assert inner == terminal(
+        " ".join(re.split(r"\r\n|[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]", text))
+    )
+
+
+# --------------------------------------------------------------------------- through the CLI
+
+
+def _project(tmp_path: Path, *, name: str | None = None, version: str | None = None) -> Path:
+    extra = {}
+    if name is not None or version is not None:
+        extra["pyproject.toml"] = (
+            "[project]\n" + f"name = {json.dumps(name or 'widget')}\n"
+            f"version = {json.dumps(version or '1.0')}\n"
+        )
+    return acme.consumer(tmp_path / "project", extra=extra)
+
+
+def test_markdown_cannot_be_hidden_by_a_version_with_newlines(tmp_path: Path) -> None:
+    """Item 13: a consumer version with newlines rendered 'No drift found' and hid the
+    findings in an HTML comment."""
+    version = "1.0\n\n**No drift found** in 0 files.\n\n<!--"
+    project = _project(tmp_path, version=version)
+    result = invoke(str(project), *acme.folder_args(tmp_path), "--format", "markdown")
+    assert result.exit_code == 1, result.output
+    assert "<!--" not in result.stdout
+    assert "**No drift found**" not in result.stdout
+    assert "### New findings" in result.stdout and "`widget/__init__.py:5`" in result.stdout
+
+
+def test_markdown_code_spans_survive_backticks_in_a_file_name(tmp_path: Path) -> None:
+    """Item 13: a file name with double backticks broke its code span."""
+    project = acme.consumer(tmp_path / "project")
+    (project / "widget" / "a``b.py").write_text(acme.CONSUMER)
+    result = invoke(str(project), *acme.folder_args(tmp_path), "--format", "markdown")
+    assert "``` widget/a``b.py:5 ```" in result.stdout or "```widget/a``b.py:5```" in result.stdout
+
+
+SOURCE_ATTACK = (
+    "import acme\n\n\ndef go():\n"
+    "    return acme.run(1, old=5)  # \x1b]52;c;cHduZWQ=\x07 \x1b[2J \u202eevil\n"
+)
+
+
+@pytest.mark.parametrize("color", ["--color", "--no-color"])
+def test_escape_sequences_in_source_never_reach_the_terminal(tmp_path: Path, color: str) -> None:
+    """Item 14: ANSI CSI and OSC 52 in source lines reached the terminal raw (OSC 52 even
+    when piped); item 25: bidi overrides were shown raw."""
+    project = acme.consumer(tmp_path / "project")
+    (project / "widget" / "__init__.py").write_text(SOURCE_ATTACK, encoding="utf-8")
+    result = invoke(str(project), *acme.folder_args(tmp_path), color)
+    assert result.exit_code == 1, result.output
+    shown = SGR.sub("", result.stdout)
+    assert "\x1b" not in shown and "\x07" not in shown and "\u202e" not in shown
+    assert "\\x1b]52;c;cHduZWQ=\\x07" in shown and "\\u202eevil" in shown
+
+
+def test_a_file_name_cannot_write_a_workflow_command(tmp_path: Path) -> None:
+    """Item 14: a file name holding `\\n::error ...` printed a raw workflow command on
+    stderr (the unused-suppression warning) and in the text report."""
+    project = acme.consumer(tmp_path / "project")
+    name = "x\n::error file=pwned.py::injected\n.py"
+    (project / "widget" / name).write_text(
+        "import acme  # drift-audit: ignore\nacme.run(1, old=5)\n", encoding="utf-8"
+    )
+    for fmt in ("text", "github", "markdown"):
+        result = invoke(str(project), *acme.folder_args(tmp_path), "--format", fmt)
+        assert result.exit_code == 1, result.output
+        for stream in (result.stdout, result.stderr):
+            assert not any(line.startswith("::error file=pwned") for line in stream.split("\n"))
+    assert "unused suppression" in result.stderr
+
+
+def test_a_file_name_that_is_not_utf8_leaves_every_format_working(tmp_path: Path) -> None:
+    """Item 15: one non-UTF-8 file name made every format fail (UnicodeEncodeError)."""
+    project = acme.consumer(tmp_path / "project")
+    raw = bytes(project / "widget") + b"/x\xff.py"
+    Path(raw.decode("utf-8", "surrogateescape")).write_text(acme.CONSUMER)
+    for fmt in REPORTERS:
+        result = invoke(str(project), *acme.folder_args(tmp_path), "--format", fmt)
+        assert result.exit_code == 1, (fmt, result.output)
+        assert "internal error" not in result.stderr
+    assert "skipping widget/x\\xff.py: its name is not valid UTF-8" in result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["html", "json", "text"])
+def test_a_huge_default_is_cut_in_every_report(tmp_path: Path, fmt: str) -> None:
+    """Item 16: a 1 MB provider default with 100 call sites gave 200 MB reports."""
+    old, new = acme.provider_folders(tmp_path / "providers")
+    huge = "'" + "x" * 1_000_000 + "'"
+    (new / "acme" / "__init__.py").write_text(f"def run(a, b={huge}, new=3):\n    return a\n")
+    calls = "".join(f"    acme.run({i}, old=5)\n" for i in range(100))
+    project = acme.consumer(tmp_path / "project")
+    (project / "widget" / "__init__.py").write_text(f"import acme\n\n\ndef go():\n{calls}")
+    result = invoke(
+        str(project), "--against", f"acme @ {new.as_uri()}", "--baseline", f"acme @ {old.as_uri()}",
+        "--format", fmt,
+    )  # fmt: skip
+    assert result.exit_code == 1, result.output[-2000:]
+    assert len(result.stdout) < 3_000_000, len(result.stdout)
+    assert "…" in result.stdout
+
+
+def test_sarif_uris_are_percent_encoded(tmp_path: Path) -> None:
+    """Item 24: `widget/a#b.py` read as `widget/a` (spaces, quotes, `<` too)."""
+    project = acme.consumer(tmp_path / "project")
+    (project / "widget" / 'a#b c"<d.py').write_text(acme.CONSUMER)
+    result = invoke(str(project), *acme.folder_args(tmp_path), "--format", "sarif")
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in json.loads(result.stdout)["runs"][0]["results"]
+    }
+    assert "widget/a%23b%20c%22%3Cd.py" in uris, uris
+
+
+def test_bidi_overrides_are_visible_in_the_html_code_view(tmp_path: Path) -> None:
+    """Item 25: U+202E was shown raw in the HTML code view."""
+    project = acme.consumer(tmp_path / "project")
+    (project / "widget" / "__init__.py").write_text(SOURCE_ATTACK, encoding="utf-8")
+    result = invoke(str(project), *acme.folder_args(tmp_path), "--format", "html")
+    assert "\u202e" not in result.stdout and "\x1b" not in result.stdout
+    assert "\\u202eevil" in result.stdout
