@@ -75,6 +75,7 @@ Environment:
   DRIFT_AUDIT_CACHE_DIR  the cache folder (like --cache-dir)
   DRIFT_AUDIT_TIMEOUT    seconds to wait on the index per read (default 30)
   DRIFT_AUDIT_RETRIES    retries after a network error or a 5xx (default 3)
+  DRIFT_AUDIT_DEADLINE   seconds of network time for the whole run (default 1800)
 """
 
 

@@ -154,22 +154,37 @@ def test_links_placed_in_the_cache_are_never_followed(
     assert (victim / "keep.txt").read_text() == "mine"
 
 
-def test_a_cached_record_naming_a_root_outside_the_tree_is_a_miss(
-    tmp_path: Path, index: FakeIndex
+@pytest.mark.parametrize("field", ["dirname", "root"])
+def test_a_cached_record_pointing_outside_the_cache_is_a_miss(
+    tmp_path: Path, index: FakeIndex, field: str
 ) -> None:
-    """Item 1: release.json and index.json pointing out of the cache."""
+    """Item 1: index.json naming a tree folder, or release.json naming an import root,
+    outside the cache (there, a complete tree of acme with `old` still in place)."""
     project = acme.consumer(tmp_path / "project")
     cache = tmp_path / "cache"
     assert found(audit_index(project, index, cache)) == [acme.BREAK]
-    (tmp_path / "elsewhere" / "acme").mkdir(parents=True)
-    (tmp_path / "elsewhere" / "acme" / "__init__.py").write_text("def run(a, b=1, old=2): ...\n")
-    for record in (cache / "trees").rglob("release.json"):
-        data = json.loads(record.read_text())
-        data["root"] = "../../../../../elsewhere"
-        data["extra"].pop("members", None)
-        record.write_text(json.dumps(data))
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "acme").mkdir(parents=True)
+    source = acme.OLD["acme/__init__.py"]
+    (elsewhere / "acme" / "__init__.py").write_text(source)
+    digest = hashlib.sha256(source.encode()).hexdigest()
+    (elsewhere / "manifest.json").write_text(json.dumps({"acme/__init__.py": digest}))
+    record = {
+        "name": "acme", "version": "0.2", "root": "", "import_names": ["acme"],
+        "requires": [], "origin": "index", "extra": {},
+    }  # fmt: skip
+    (elsewhere / "release.json").write_text(json.dumps(record))
     for listing in (cache / "trees").rglob("index.json"):
-        listing.write_text(json.dumps({"0.2": "../../../../elsewhere"}))
+        if field == "dirname":
+            data = json.loads(listing.read_text())
+            data["0.2"] = str(elsewhere)
+            listing.write_text(json.dumps(data))
+    for tree_record in (cache / "trees").rglob("release.json"):
+        data = json.loads(tree_record.read_text())
+        if field == "root" and data["version"] == "0.2":
+            data["root"] = str(elsewhere)
+            data["extra"].pop("members", None)
+            tree_record.write_text(json.dumps(data))
     assert found(audit_index(project, index, cache)) == [acme.BREAK]
 
 

@@ -274,5 +274,10 @@ def test_a_ranged_wheel_whose_sha256_differs_is_caught_when_it_is_read_whole(
 
 def test_help_names_the_environment_variables() -> None:
     result = invoke("--help")
-    for var in ("DRIFT_AUDIT_CACHE_DIR", "DRIFT_AUDIT_TIMEOUT", "DRIFT_AUDIT_RETRIES"):
+    for var in (
+        "DRIFT_AUDIT_CACHE_DIR",
+        "DRIFT_AUDIT_TIMEOUT",
+        "DRIFT_AUDIT_RETRIES",
+        "DRIFT_AUDIT_DEADLINE",
+    ):
         assert f"\n    {var}  " in result.stdout
