@@ -28,7 +28,6 @@ import contextlib
 import errno
 import logging
 import os
-import secrets
 import shutil
 import stat
 import sys
@@ -298,7 +297,7 @@ class Confined:
         parts = safe_parts(rel)
         with self._folder(parts, create=True) as folder:
             for _ in range(100):
-                name = f"{prefix}{secrets.token_hex(8)}"
+                name = f"{prefix}{os.urandom(8).hex()}"
                 try:
                     self._mkdir(folder, name, 0o700)
                 except FileExistsError:
@@ -406,7 +405,7 @@ class _PathFolder(_DirFd):
 
 
 def _atomic_write(folder: _DirFd, name: str, data: bytes, *, mode: int) -> None:
-    tmp = f".{name[:80]}.{secrets.token_hex(6)}.tmp"
+    tmp = f".{name[:80]}.{os.urandom(6).hex()}.tmp"
     fd = _create(folder, tmp, 0o600)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -551,7 +550,7 @@ def _stage_at(output: Output) -> _Staged:
         mode, in_place = _existing(folder, path)
         if in_place:
             return _Staged(output.path, folder, path.name, output.data, None)
-        temp = f".{path.name[:80]}.{secrets.token_hex(6)}.tmp"
+        temp = f".{path.name[:80]}.{os.urandom(6).hex()}.tmp"
         fd = _create(folder, temp, 0o600)
         try:
             with os.fdopen(fd, "wb") as fh:
