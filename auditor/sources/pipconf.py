@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from auditor.errors import FetchError
+from auditor.files import read_file
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -95,10 +96,15 @@ def read_config_values(files: list[Path]) -> dict[str, str]:
     return values
 
 
+MAX_CONFIG_BYTES = 1 << 20  # a pip.conf (PIP_CONFIG_FILE=/dev/zero is not one)
+
+
 def _read_one(path: Path) -> dict[tuple[str, str], str]:
     parser = configparser.RawConfigParser()
     try:
-        parser.read(path, encoding="utf-8")
+        if not path.exists():
+            return {}
+        parser.read_string(read_file(path, limit=MAX_CONFIG_BYTES).decode("utf-8"), str(path))
     except (configparser.Error, OSError, UnicodeDecodeError) as exc:
         log.warning("ignoring unreadable pip config %s: %s", path, exc)
         return {}

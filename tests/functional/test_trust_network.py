@@ -330,3 +330,16 @@ def test_a_malformed_page_is_one_line_never_an_internal_error(
         words in line
         for words in ("not PEP 691 JSON", "no release of acme matches", "not a readable archive")
     ), line
+
+
+@pytest.mark.parametrize("config", ["/dev/zero", "fifo"])
+def test_a_pip_config_that_is_not_a_file_is_ignored_with_a_warning(
+    tmp_path: Path, index: FakeIndex, monkeypatch: pytest.MonkeyPatch, config: str
+) -> None:
+    """The environment is untrusted too: PIP_CONFIG_FILE naming a device or a FIFO."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    monkeypatch.setenv("PIP_CONFIG_FILE", config if config.startswith("/") else str(fifo))
+    result = audit(acme.consumer(tmp_path / "p"), index.url, tmp_path / "cache")
+    assert found(result) == [acme.BREAK]
+    assert "ignoring unreadable pip config" in result.stderr
