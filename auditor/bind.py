@@ -146,7 +146,12 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
     signature = symbol.signature
     if site.action is Action.OVERRIDE or site.call is None:
         return Verdict(resolution, (), signature)
-    return Verdict(resolution, bind(site.call, signature), signature)
+    problems = bind(site.call, signature)
+    limit = symbol.positional_limit
+    if not problems and limit is not None and site.call.positional > limit:
+        why = f"the provider warns when more than {limit} arguments are passed by position"
+        problems = (Problem(Kind.DEPRECATED, None, why),)  # it still runs: a warning
+    return Verdict(resolution, problems, signature)
 
 
 def _gone_before_the_call(target: str, missing: str | None) -> bool:
@@ -258,11 +263,18 @@ def _deprecated_keywords(site: Site, before: Verdict | None, after: Verdict) -> 
         return []
     was = before.resolution.symbol if before is not None else None
     old = set(was.deprecated_params) if was is not None else set()
+    renamed = dict(now.renamed)
     return [
-        Problem(Kind.DEPRECATED, k, f"the provider warns when {k!r} is passed; stop passing it")
+        Problem(Kind.DEPRECATED, k, _instead(k, renamed.get(k)))
         for k in site.call.keywords
         if k in now.deprecated_params and k not in old
     ]
+
+
+def _instead(keyword: str, new: str | None) -> str:
+    if new:
+        return f"{keyword!r} was renamed to {new!r}: pass {new}=... instead"
+    return f"the provider warns when {keyword!r} is passed; stop passing it"
 
 
 def _suggest(problem: Problem, before: Verdict | None, after: Verdict) -> Problem:

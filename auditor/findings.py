@@ -219,18 +219,14 @@ class _Context:
         return [b for b in blocks if b.first_line <= line <= b.last_line]
 
     def covered_by_import(self, site: Site, version: str) -> bool:
-        """A call or attribute through an import already reported gone in this release.
+        """A use of a name whose import in the same file is already reported gone in this
+        release: part of that finding (the root cause), not a break of its own.
 
-        `gone()` after a failing `from m import gone` is covered; `m.gone()` through a working
-        `import m` is a break of its own; `a.old.f()` after a failing `import a.old` is covered.
+        `gone()` or `ctx = gone.top; ctx.x` after a failing `from m import gone`, `m.gone()`
+        beside it, and `a.old.f()` after a failing `import a.old` are all covered.
         """
-        via = site.via
-        if via is None:
-            return False
-        for target, module_only in self.failing.get((site.location.path, version), set()):
-            reaches = site.target == target or site.target.startswith((target + ".", target + "("))
-            binds = target == via or (module_only and target.startswith(via + "."))
-            if reaches and binds:
+        for target, _ in self.failing.get((site.location.path, version), set()):
+            if site.target == target or site.target.startswith((target + ".", target + "(")):
                 return True
         return False
 

@@ -218,6 +218,8 @@ class Symbol:
     why_unknown: str | None = None  # when signature is None for a callable: why
     deprecated: str | None = None  # the provider marks it deprecated: how (for the message)
     deprecated_params: tuple[str, ...] = ()  # keywords it warns about when passed
+    renamed: tuple[tuple[str, str], ...] = ()  # (old, new) keywords a wrapper still accepts
+    positional_limit: int | None = None  # positional arguments past this still bind, warned
 
 
 class Lookup(str, Enum):

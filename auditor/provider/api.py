@@ -10,24 +10,28 @@ annotation), so `vllm.x.Scheduler().add_request` is the bound method and
 
 What it takes: a `SourceTree` (sources/). What it gives: `Resolution`s (model.py).
 
-Never guess: a name that may be provided dynamically (module `__getattr__`, a class with
-`__getattr__`, `setattr`, an external base or wildcard) is UNKNOWN, not missing; a callable
-whose signature cannot be known has `signature=None` and a reason.
+Module namespaces as they run (dynamic.py): a name a module does not define is looked up the
+way the interpreter would, through its `__getattr__` (PEP 562), a lazy loader, or the names it
+writes into `globals()` at import time; served, refused or undecided. Never guess: a name that
+may be provided dynamically in a way that cannot be followed (a class with `__getattr__`,
+`setattr`, an external base or wildcard) is UNKNOWN, not missing; a callable whose signature
+cannot be known has `signature=None` and a reason.
 """
 
 from __future__ import annotations
 
+import ast
 import logging
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 import griffe
 
 from auditor.model import Lookup, Resolution, Signature, Symbol, SymbolKind
-from auditor.provider import classes, exprs, functions
+from auditor.provider import classes, dynamic, exprs, functions, wrappers
 from auditor.provider.classes import Maker, Unknown
 from auditor.provider.paths import candidates, module_files, prefixes
 
@@ -78,6 +82,16 @@ class _Instance:
 
 
 @dataclass(frozen=True)
+class _Dynamic:
+    """A name a module serves at run time (dynamic.py): what it resolves to (None: not
+    known) and the deprecation warning serving it gives."""
+
+    path: str
+    obj: Any
+    deprecated: str | None
+
+
+@dataclass(frozen=True)
 class _Bound:
     """A method reached through an instance: its first parameter is already supplied."""
 
@@ -99,6 +113,8 @@ class ProviderAPI:
         self._tracking: list[set[str]] = []  # modules touched by the lookups under way
         self.load_errors: dict[str, str] = {}
         self._wanted: set[str] = set()  # every prefix of every path asked about so far
+        self._texts: dict[str, tuple[str, str]] = {}  # module -> (file, source text)
+        self._dynamic: dynamic.Evaluator | None = None
 
     @property
     def modules_loaded(self) -> int:
@@ -151,7 +167,8 @@ class ProviderAPI:
             return Resolution(Lookup.UNKNOWN, dotted, detail=str(unknown))
         except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError) as error:
             return Resolution(Lookup.UNKNOWN, dotted, detail=f"alias cycle or error: {error}")
-        if module_only and not isinstance(obj, griffe.Module):
+        plain = obj.obj if isinstance(obj, _Dynamic) else obj
+        if module_only and not isinstance(plain, griffe.Module):
             return Resolution(Lookup.MISSING_MODULE, dotted, missing=dotted)
         return Resolution(Lookup.FOUND, dotted, symbol=self._symbol(obj))
 
@@ -202,6 +219,7 @@ class ProviderAPI:
                 if code is None:
                     continue
                 filepath = PurePosixPath(candidate)
+                self._texts[name] = (candidate, code)
                 self._lines[filepath] = code.splitlines()  # type: ignore[index]  # for .source
                 with warnings.catch_warnings():
                     # `"\d"` in a provider's source warns; under -W error that must not make
@@ -273,6 +291,11 @@ class ProviderAPI:
             return self._instance_member(obj.cls, name, path, depth)
         if isinstance(obj, griffe.Attribute):
             return self._member(self._annotated(obj, depth), name, path, depth)
+        if isinstance(obj, _Dynamic):
+            if obj.obj is None:
+                raise Unknown(f"{obj.path} is served at run time; what it is is not known")
+            found = self._member(obj.obj, name, path, depth)
+            return _Dynamic(path, found, obj.deprecated) if obj.deprecated else found
         raise Unknown(f"{path}: attribute of a {type(obj).__name__.lower()} is not tracked")
 
     def _module_member(self, module: griffe.Module, name: str, path: str, depth: int) -> Any:
@@ -285,9 +308,27 @@ class ProviderAPI:
         found = self._from_wildcards(module, name, depth)
         if found is not None:
             return found
-        if "__getattr__" in module.members:
-            raise Unknown(f"{module.path} defines __getattr__; {name} may be dynamic")
-        raise _Missing(path, module=False)
+        return self._served(module, name, path, depth)
+
+    def _served(self, module: griffe.Module, name: str, path: str, depth: int) -> Any:
+        """A name the module does not define: what its dynamic namespace does with it."""
+        outcome = self._evaluator().lookup(module.path, name)
+        if outcome is None:
+            if "__getattr__" in module.members:
+                raise Unknown(f"{module.path} defines __getattr__; {name} may be dynamic")
+            raise _Missing(path, module=False)
+        if isinstance(outcome, dynamic.Refused):
+            raise _Missing(path, module=False)
+        if isinstance(outcome, dynamic.Undecided):
+            raise Unknown(outcome.reason)
+        target = outcome.target
+        obj = self._find(target, depth + 1) if target and self.owns(target) else None
+        return _Dynamic(path, obj, outcome.deprecated)
+
+    def _evaluator(self) -> dynamic.Evaluator:
+        if self._dynamic is None:
+            self._dynamic = dynamic.Evaluator(_Host(self))
+        return self._dynamic
 
     def _from_wildcards(self, module: griffe.Module, name: str, depth: int) -> Any:
         for member in list(module.members.values()):
@@ -365,6 +406,12 @@ class ProviderAPI:
 
     def _call_result(self, obj: Any, depth: int) -> Any:
         """What calling `obj` gives: an instance of a class, or a function's return type."""
+        if isinstance(obj, _Dynamic):
+            if obj.obj is None:
+                raise Unknown(
+                    f"{obj.path} is served at run time; calling it gives what is not known"
+                )
+            return self._call_result(obj.obj, depth)
         if isinstance(obj, griffe.Class):
             return _Instance(obj)
         if isinstance(obj, (griffe.Function, _Bound)):
@@ -423,6 +470,12 @@ class ProviderAPI:
     # ------------------------------------------------------------------ symbols
 
     def _symbol(self, obj: Any) -> Symbol:
+        if isinstance(obj, _Dynamic):
+            if obj.obj is None:
+                reason = f"{obj.path} is served at run time by its module; its signature is unknown"
+                return Symbol(obj.path, SymbolKind.ATTRIBUTE, None, reason, obj.deprecated)
+            inner = self._symbol(obj.obj)  # named as the consumer spells it, not where it lives
+            return replace(inner, path=obj.path, deprecated=inner.deprecated or obj.deprecated)
         deprecated = functions.deprecation(obj.function if isinstance(obj, _Bound) else obj)
         if isinstance(obj, griffe.Module):
             return Symbol(obj.path, SymbolKind.MODULE, deprecated=deprecated)
@@ -442,11 +495,14 @@ class ProviderAPI:
         function = obj.function if bound else obj
         if functions.is_property(function):
             return Symbol(function.path, SymbolKind.ATTRIBUTE, deprecated=deprecated)
-        signature, why = functions.signature_of(
-            function, bound=bound, provider_decorator=self._keeps_signature
-        )
-        params = functions.deprecated_parameters(function)
-        return Symbol(function.path, SymbolKind.FUNCTION, signature, why, deprecated, params)
+        found = functions.decorated(function, bound=bound, provider_decorator=self._keeps_signature)
+        params = tuple(dict.fromkeys((*functions.deprecated_parameters(function), *found.warned)))
+        if found.positional_limit is not None and deprecated is None:
+            deprecated = None  # positional use warns only when it happens (bind.py says so)
+        return Symbol(
+            function.path, SymbolKind.FUNCTION, found.signature, found.why, deprecated, params,
+            found.renamed, found.positional_limit,
+        )  # fmt: skip
 
     def _constructor(self, cls: griffe.Class) -> tuple[Signature | None, str | None]:
         """The parameters `cls(...)` accepts, when they can be known statically."""
@@ -457,8 +513,69 @@ class ProviderAPI:
         except (_Missing, griffe.AliasResolutionError, griffe.CyclicAliasError) as error:
             return None, f"{cls.path}: {error}"
 
-    def _keeps_signature(self, path: str) -> bool:
-        return self.own_decorator(path) == "transparent"
+    def decorator_effect(self, decorator: Any) -> wrappers.Effect | None:
+        """What one of the provider's own decorators does to a function, read from its
+        source (wrappers.py); None when the decorator is not the provider's."""
+        path = functions.decorator_path(decorator)
+        if not self.owns(path):
+            return None
+        key = f"effect:{decorator.value}@{path}"
+        if key not in self._decorators:
+            self._decorators[key] = self._tracked(lambda: self._effect(decorator, path))
+        result, modules = self._decorators[key]
+        self._merge(modules)
+        return result  # type: ignore[return-value]
+
+    def _effect(self, decorator: Any, path: str) -> wrappers.Effect:
+        call = _call_of(str(decorator.value))
+        try:
+            found = self._find(path, 0)
+        except (_Missing, Unknown) as error:
+            return wrappers.unknown(f"{path}: {error}")
+        args: list[Any] = list(call[0]) if call else []
+        kwargs: dict[str, Any] = dict(call[1]) if call else {}
+        if isinstance(found, griffe.Attribute):  # `traced = functools.partial(maybe, ...)`
+            partial = _partial_of(found, lambda name: _canonical(found.module, name))
+            if partial is None:
+                return wrappers.unknown(f"{path} is not a function")
+            target, bound_args, bound_kwargs = partial
+            try:
+                found = self._find(target, 0)
+            except (_Missing, Unknown) as error:
+                return wrappers.unknown(f"{target}: {error}")
+            args, kwargs = [*bound_args, *args], {**bound_kwargs, **kwargs}
+            call = call or ((), {})
+        return self._effect_of(found, call is not None, args, kwargs)
+
+    def _effect_of(
+        self, found: Any, called: bool, args: list[Any], kwargs: dict[str, Any]
+    ) -> wrappers.Effect:
+        if isinstance(found, griffe.Class):
+            method = found.members.get("__call__")
+            node = _function_ast(method) if isinstance(method, griffe.Function) else None
+            if not called or node is None:
+                return wrappers.unknown(f"{found.path} is a class used as a decorator")
+            return wrappers.decorator_effect(node, skip=1)
+        node = _function_ast(found) if isinstance(found, griffe.Function) else None
+        if node is None:
+            return wrappers.unknown(f"{getattr(found, 'path', found)} is not a plain function")
+        if not called:
+            return wrappers.decorator_effect(node)
+        inner = wrappers.factory_decorator(node)
+        if inner is None:
+            return wrappers.unknown(f"{found.path} does not return a decorator it defines")
+        closure: dict[str, Any] = {}
+        dynamic.bind_arguments(node.args, args, kwargs, closure)
+        return wrappers.decorator_effect(inner, closure)
+
+    def _keeps_signature(self, decorator: Any) -> wrappers.Effect | None:
+        """For classes.py: the provider's decorator keeps a method's signature as it is."""
+        effect = self.decorator_effect(decorator)
+        if effect is not None and effect.kind != "unknown":
+            return effect
+        if self.own_decorator(functions.decorator_path(decorator)) == "transparent":
+            return wrappers.PRESERVE
+        return effect
 
     def own_decorator(self, path: str) -> Maker | str | None:
         """What one of the provider's own decorators (or metaclasses) does; None: unknown."""
@@ -484,6 +601,47 @@ class ProviderAPI:
             return None
         module = found.module
         return classes.classify_decorator(found, _source(found), lambda n: _canonical(module, n))
+
+
+class _Host:
+    """What dynamic.Evaluator asks of a release, answered through one API (so every module it
+    reads is tracked for the memo like any other)."""
+
+    def __init__(self, api: ProviderAPI) -> None:
+        self.api = api
+
+    def module_ast(self, module: str) -> tuple[ast.Module, bool] | None:
+        if not self.api.owns(module):
+            return None
+        try:
+            if self.api._module(module) is None or module not in self.api._texts:
+                return None
+        except Unknown:
+            return None
+        filename, text = self.api._texts[module]
+        try:
+            tree = ast.parse(text, filename=filename)
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+        return tree, filename.endswith(("/__init__.py", "/__init__.pyi"))
+
+    def stub_ast(self, module: str) -> ast.Module | None:
+        path = module.replace(".", "/") + "/__init__.pyi"
+        try:
+            text = self.api.tree.read_text(path)
+            return ast.parse(text, filename=path) if text is not None else None
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
+            return None
+
+    def member_names(self, module: str) -> list[str] | None:
+        try:
+            found = self.api._module(module) if self.api.owns(module) else None
+        except Unknown:
+            return None
+        return sorted(found.members) if found is not None else None
+
+    def owns(self, path: str) -> bool:
+        return self.api.owns(path)
 
 
 class _Context:
@@ -513,7 +671,7 @@ class _Context:
             raise Unknown("__init__ is not a plain function")
         signature, why = functions.signature_of(
             function, bound=True, provider_decorator=self.api._keeps_signature
-        )
+        )  # a method's decorators, as for any function
         if signature is None:
             raise Unknown(why or "unknown __init__")
         return signature
@@ -548,6 +706,60 @@ def _canonical(module: griffe.Module, name: str) -> str:
     else:
         base = head
     return f"{base}.{rest}" if rest else base
+
+
+def _function_ast(function: Any) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The AST of a provider function, from its source text."""
+    import textwrap
+
+    try:
+        tree = ast.parse(textwrap.dedent(_source(function)))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    node = tree.body[0] if tree.body else None
+    return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def _call_of(text: str) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
+    """The literal arguments of a decorator written as a call (`@renamed(old="new")`);
+    None when it is not a call. An argument that is not a literal is dynamic.UNKNOWN."""
+    try:
+        expr = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if not isinstance(expr, ast.Call):
+        return None
+    args = tuple(_literal(a) for a in expr.args)
+    kwargs = {k.arg: _literal(k.value) for k in expr.keywords if k.arg}
+    return args, kwargs
+
+
+def _literal(node: ast.expr) -> Any:
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, RecursionError):
+        return dynamic.UNKNOWN
+
+
+def _partial_of(
+    attribute: Any, canonical: Any
+) -> tuple[str, tuple[Any, ...], dict[str, Any]] | None:
+    """`name = functools.partial(f, *args, **kwargs)`: (f's path, args, kwargs)."""
+    value = getattr(attribute, "value", None)
+    call = _call_of(str(value)) if value is not None else None
+    if call is None:
+        return None
+    try:
+        expr = ast.parse(str(value), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    assert isinstance(expr, ast.Call)
+    if canonical(exprs.unparse(expr.func)) not in ("functools.partial", "partial"):
+        return None
+    if not expr.args:
+        return None
+    target = canonical(ast.unparse(expr.args[0]))
+    return target, call[0][1:], call[1]
 
 
 def _source(obj: Any) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import griffe
@@ -20,6 +21,8 @@ from auditor.model import Param, ParamKind, Signature
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from auditor.provider import wrappers
 
 # Decorators that leave a function's call signature as it is.
 TRANSPARENT = frozenset(
@@ -69,30 +72,146 @@ def is_property(function: griffe.Function) -> bool:
     return bool(decorators & PROPERTY) or "property" in function.labels
 
 
+@dataclass(frozen=True)
+class Decorated:
+    """What a caller meets: the signature (None: unknown, and why), and what the provider's
+    wrappers add to it (old keyword names still accepted, positional use still accepted)."""
+
+    signature: Signature | None
+    why: str | None = None
+    renamed: tuple[tuple[str, str], ...] = ()
+    positional_limit: int | None = None
+    warned: tuple[str, ...] = ()  # keywords a wrapper warns about
+
+
 def signature_of(
     function: griffe.Function,
     *,
     bound: bool,
-    provider_decorator: Callable[[str], bool],
+    provider_decorator: Callable[[Any], wrappers.Effect | None],
 ) -> tuple[Signature | None, str | None]:
-    """The signature a caller sees, or (None, why).
+    """The signature a caller sees, or (None, why). See `decorated`."""
+    found = decorated(function, bound=bound, provider_decorator=provider_decorator)
+    return found.signature, found.why
+
+
+def decorated(
+    function: griffe.Function,
+    *,
+    bound: bool,
+    provider_decorator: Callable[[Any], wrappers.Effect | None],
+) -> Decorated:
+    """The signature a caller sees, through the function's decorators (innermost first).
 
     `bound`: the first parameter is already supplied (a method called on an instance, or
     `__init__`); classmethods always drop `cls`, staticmethods never drop anything.
-    `provider_decorator(path)`: whether one of the provider's own decorators keeps the
-    signature (wraps with functools.wraps, or returns the function unchanged).
+    `provider_decorator(decorator)`: what one of the provider's own decorators does
+    (wrappers.Effect, read from its source), None when it is not the provider's.
     """
-    for path in (decorator_path(d) for d in function.decorators):
-        if path in TRANSPARENT or path in OVERLOAD or provider_decorator(path):
-            continue
-        return None, f"{function.path} is decorated with {path}; its signature is unknown"
     if function.overloads and _is_stub(function):
-        return None, f"{function.path} is an @overload set"
+        return Decorated(None, f"{function.path} is an @overload set")
     params = [_param(p) for p in function.parameters]
-    if _drops_first(function, bound) and params:
-        params = params[1:]
-    returns = str(function.returns) if function.returns is not None else None
-    return Signature(tuple(params), returns), None
+    drops = _drops_first(function, bound)
+    result = Decorated(Signature(tuple(params[1:] if drops and params else params)))
+    for decorator in reversed(list(function.decorators)):
+        path = decorator_path(decorator)
+        if path in TRANSPARENT or path in OVERLOAD:
+            continue
+        effect = provider_decorator(decorator)
+        if effect is None or effect.kind == "unknown":
+            why = f"{function.path} is decorated with {path}; its signature is unknown"
+            return Decorated(None, why + (f" ({effect.reason})" if effect else ""))
+        result = _apply(result, effect, drops)
+    if result.signature is not None and function.returns is not None:
+        signature = Signature(result.signature.params, str(function.returns))
+        result = Decorated(signature, None, result.renamed, result.positional_limit, result.warned)
+    return result
+
+
+def _apply(current: Decorated, effect: wrappers.Effect, drops: bool) -> Decorated:
+    """One decorator's effect on what the caller meets."""
+    signature = current.signature
+    assert signature is not None
+    if effect.kind == "preserve":
+        return current
+    if effect.kind == "own" and effect.own is not None:
+        params = _ast_params(effect.own)
+        return Decorated(Signature(tuple(params[1:] if drops and params else params)))
+    if effect.kind == "renames":
+        known = {p.name for p in signature.params}
+        extra = [
+            Param(old, ParamKind.KEYWORD_ONLY, "<renamed>") for old, _ in effect.renames
+            if old not in known
+        ]  # fmt: skip
+        widened = _insert_keyword_only(signature.params, extra)
+        warned = tuple(old for old, _ in effect.renames) if effect.warns else ()
+        return Decorated(
+            Signature(widened, signature.returns),
+            None,
+            (*current.renamed, *effect.renames),
+            current.positional_limit,
+            (*current.warned, *warned),
+        )
+    if effect.kind == "positional":
+        limit = sum(1 for p in signature.params if p.kind.value.startswith("positional"))
+        if any(p.kind is ParamKind.VAR_POSITIONAL for p in signature.params):
+            return current  # keyword-only after *args can never be reached by position
+        loosened = [
+            Param(p.name, ParamKind.POSITIONAL_OR_KEYWORD, p.default, p.annotation)
+            if p.kind is ParamKind.KEYWORD_ONLY else p
+            for p in signature.params
+        ]  # fmt: skip
+        return Decorated(
+            Signature(_reorder(loosened), signature.returns),
+            None,
+            current.renamed,
+            limit if effect.warns else None,
+            current.warned,
+        )
+    return Decorated(None, "a decorator whose effect is not known")
+
+
+def _insert_keyword_only(params: tuple[Param, ...], extra: list[Param]) -> tuple[Param, ...]:
+    """`extra` keyword-only parameters, before any **kwargs."""
+    head = [p for p in params if p.kind is not ParamKind.VAR_KEYWORD]
+    tail = [p for p in params if p.kind is ParamKind.VAR_KEYWORD]
+    return (*head, *extra, *tail)
+
+
+def _reorder(params: list[Param]) -> tuple[Param, ...]:
+    """Positional parameters first, then *args, keyword-only and **kwargs (a valid order)."""
+    rank = {
+        ParamKind.POSITIONAL_ONLY: 0,
+        ParamKind.POSITIONAL_OR_KEYWORD: 1,
+        ParamKind.VAR_POSITIONAL: 2,
+        ParamKind.KEYWORD_ONLY: 3,
+        ParamKind.VAR_KEYWORD: 4,
+    }
+    return tuple(sorted(params, key=lambda p: rank[p.kind]))
+
+
+def _ast_params(arguments: ast.arguments) -> list[Param]:
+    """A wrapper's own parameters, from its AST."""
+    out: list[Param] = []
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
+    defaults += arguments.defaults
+    for i, arg in enumerate(positional):
+        kind = (
+            ParamKind.POSITIONAL_ONLY
+            if i < len(arguments.posonlyargs)
+            else (ParamKind.POSITIONAL_OR_KEYWORD)
+        )
+        default = defaults[i]
+        out.append(Param(arg.arg, kind, ast.unparse(default) if default is not None else None))
+    if arguments.vararg is not None:
+        out.append(Param(arguments.vararg.arg, ParamKind.VAR_POSITIONAL))
+    for arg, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
+        text = ast.unparse(default) if default is not None else None
+        out.append(Param(arg.arg, ParamKind.KEYWORD_ONLY, text))
+    if arguments.kwarg is not None:
+        out.append(Param(arguments.kwarg.arg, ParamKind.VAR_KEYWORD))
+    return out
 
 
 def overloads_of(function: griffe.Function, *, bound: bool) -> tuple[Signature, ...]:

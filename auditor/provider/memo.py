@@ -151,7 +151,10 @@ def _well_typed(resolution: Resolution) -> bool:
     texts: list[object] = [resolution.path]
     optional: list[object] = [resolution.missing, resolution.detail]
     if symbol is not None:
-        texts += [symbol.path, *symbol.deprecated_params]
+        texts += [symbol.path, *symbol.deprecated_params, *(n for p in symbol.renamed for n in p)]
+        limit: object = symbol.positional_limit
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)):
+            return False
         optional += [symbol.why_unknown, symbol.deprecated]
         if symbol.signature is not None:
             texts += [p.name for p in symbol.signature.params]
@@ -272,6 +275,8 @@ def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
         "why_unknown": symbol.why_unknown,
         "deprecated": symbol.deprecated,
         "deprecated_params": list(symbol.deprecated_params),
+        "renamed": [list(pair) for pair in symbol.renamed],
+        "positional_limit": symbol.positional_limit,
         "returns": None if signature is None else signature.returns,
         "params": None
         if signature is None
@@ -293,4 +298,6 @@ def _symbol_from_json(data: dict[str, Any]) -> Symbol:
         why_unknown=data.get("why_unknown"),
         deprecated=data.get("deprecated"),
         deprecated_params=tuple(data.get("deprecated_params", ())),
+        renamed=tuple((str(a), str(b)) for a, b in data.get("renamed", ())),
+        positional_limit=data.get("positional_limit"),
     )

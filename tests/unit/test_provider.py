@@ -69,6 +69,10 @@ ACME = {
             swap: float = 4.0
         """,
     "acme/dyn.py": "def __getattr__(name): ...\n",
+    "acme/undecided.py": (
+        "from elsewhere import NAMES\n\ndef __getattr__(name):\n"
+        "    if name in NAMES:\n        return 1\n    raise AttributeError(name)\n"
+    ),
     "acme/broken.py": "def (:\n",
 }
 
@@ -114,8 +118,14 @@ def test_missing_module_and_missing_name(api: ProviderAPI) -> None:
     assert api.resolve("acme.util.tool", module_only=True).status is Lookup.MISSING_MODULE
 
 
-def test_dynamic_module_getattr_is_unknown(api: ProviderAPI) -> None:
-    assert api.resolve("acme.dyn.anything").status is Lookup.UNKNOWN
+def test_a_module_getattr_that_returns_for_every_name_serves_every_name(api: ProviderAPI) -> None:
+    found = api.resolve("acme.dyn.anything")  # `...` as the body: it returns None, always
+    assert found.status is Lookup.FOUND and found.symbol is not None
+    assert found.symbol.signature is None and found.symbol.why_unknown
+
+
+def test_a_module_getattr_that_cannot_be_decided_is_unknown(api: ProviderAPI) -> None:
+    assert api.resolve("acme.undecided.anything").status is Lookup.UNKNOWN
 
 
 def test_unparsable_provider_module_is_unknown_not_missing(api: ProviderAPI) -> None:

@@ -1,0 +1,302 @@
+"""Decorators by what their wrapper does, read from the decorator's own source.
+
+What it owns: given the AST of a provider's decorator (a function taking the function it
+decorates, or what a decorator factory or a decorator class's `__call__` is), what a caller of
+the decorated function meets:
+
+- `preserve`: calls bind against the decorated function's own signature: the decorator
+  returns the function itself, or a wrapper `(*args, **kwargs)` that passes them on unchanged
+  (with or without functools.wraps / update_wrapper), on every path;
+- `own`: the wrapper has a fixed signature of its own (no `*args`/`**kwargs`): that is what
+  binds;
+- `renames`: the wrapper takes old keyword names out of `**kwargs` and passes them on under
+  new ones (literal names, or a mapping the decorator factory was given): the old names are
+  accepted, with a deprecation warning when the wrapper warns;
+- `positional`: the wrapper counts or slices `*args` before passing them on (positional use
+  of keyword-only parameters still runs, with a warning);
+- `unknown`: anything else. Never guess.
+
+What it takes: the decorator's FunctionDef and the values of its closure (a factory's
+arguments, when the decorator is `@factory(...)`). What it gives: an `Effect`. Pure: no
+griffe, no I/O.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any
+
+WRAPS = frozenset({"functools.wraps", "wraps"})
+UPDATE_WRAPPER = frozenset({"functools.update_wrapper", "update_wrapper"})
+DEPRECATIONS = ("DeprecationWarning", "PendingDeprecationWarning", "FutureWarning")
+
+
+@dataclass(frozen=True)
+class Effect:
+    kind: str  # "preserve", "own", "renames", "positional", "unknown"
+    own: ast.arguments | None = None  # `own`: the wrapper's parameters
+    renames: tuple[tuple[str, str], ...] = ()  # `renames`: (old, new) keyword names
+    warns: bool = False  # the wrapper warns with a deprecation on that path
+    reason: str = ""
+
+
+PRESERVE = Effect("preserve")
+
+
+def unknown(reason: str) -> Effect:
+    return Effect("unknown", reason=reason)
+
+
+def decorator_effect(
+    decorator: ast.FunctionDef | ast.AsyncFunctionDef,
+    closure: dict[str, Any] | None = None,
+    *,
+    skip: int = 0,
+) -> Effect:
+    """What `decorator(func)` gives, over every `return` of its body (`skip`: parameters
+    before the function, as `self` of a decorator class's `__call__`)."""
+    params = [a.arg for a in (*decorator.args.posonlyargs, *decorator.args.args)][skip:]
+    if not params:
+        return unknown("the decorator takes no function")
+    func = params[0]
+    local_defs = {
+        n.name: n for n in decorator.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    effects = [
+        _returned(node.value, func, local_defs, closure or {}, decorator)
+        for node in _returns(decorator.body)
+    ]
+    if not effects:
+        return unknown("the decorator returns nothing")
+    return combine(effects)
+
+
+def combine(effects: list[Effect]) -> Effect:
+    """Several return paths: one effect when they agree. A path that keeps the signature
+    beside one that accepts old names (or positional use) too gives the lenient one, so that
+    nothing is flagged wrongly; any other disagreement is unknown."""
+    if any(e.kind == "unknown" for e in effects):
+        return next(e for e in effects if e.kind == "unknown")
+    others = [e for e in effects if e.kind != "preserve"]
+    if not others:
+        return PRESERVE
+    shapes = {(e.kind, e.renames, ast.dump(e.own) if e.own else "") for e in others}
+    if len(shapes) > 1 or (others[0].kind == "own" and len(others) < len(effects)):
+        return unknown("the decorator's return paths disagree")
+    first = others[0]
+    return Effect(first.kind, first.own, first.renames, all(e.warns for e in others))
+
+
+def factory_decorator(
+    factory: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The decorator a decorator factory returns: the function it defines and returns."""
+    local_defs = {
+        n.name: n for n in factory.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    for node in _returns(factory.body):
+        if isinstance(node.value, ast.Name) and node.value.id in local_defs:
+            return local_defs[node.value.id]
+    return None
+
+
+def _returns(body: list[ast.stmt]) -> list[ast.Return]:
+    """The decorator's own `return` statements (not those of functions it defines)."""
+    found: list[ast.Return] = []
+    for node in body:
+        if isinstance(node, ast.Return):
+            found.append(node)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        else:
+            for field in ("body", "orelse", "finalbody"):
+                found += _returns(getattr(node, field, []) or [])
+            for handler in getattr(node, "handlers", []) or []:
+                found += _returns(handler.body)
+    return found
+
+
+def _returned(
+    value: ast.expr | None,
+    func: str,
+    local_defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+    closure: dict[str, Any],
+    decorator: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> Effect:
+    if value is None:
+        return unknown("the decorator returns None")
+    if isinstance(value, ast.Name) and value.id == func:
+        return PRESERVE
+    if isinstance(value, ast.Name) and value.id in local_defs:
+        return wrapper_effect(local_defs[value.id], func, closure)
+    if isinstance(value, ast.Call):
+        callee = _dotted(value.func)
+        inner = value.func
+        if isinstance(inner, ast.Call) and _dotted(inner.func) in WRAPS and value.args:
+            return _returned(value.args[0], func, local_defs, closure, decorator)
+        if callee in UPDATE_WRAPPER and value.args:
+            return _returned(value.args[0], func, local_defs, closure, decorator)
+    return unknown(f"the decorator returns {ast.unparse(value)[:60]}")
+
+
+def wrapper_effect(
+    wrapper: ast.FunctionDef | ast.AsyncFunctionDef, func: str, closure: dict[str, Any]
+) -> Effect:
+    """What calling `wrapper` (which closes over the decorated `func`) does to a call."""
+    args = wrapper.args
+    star, stars = args.vararg, args.kwarg
+    if star is None and stars is None:
+        return Effect("own", own=args)
+    calls = [n for n in ast.walk(wrapper) if isinstance(n, ast.Call) and _dotted(n.func) == func]
+    if not calls:
+        return unknown("the wrapper never calls the function it wraps")
+    star_name = star.arg if star is not None else None
+    kw_name = stars.arg if stars is not None else None
+    if not all(_forwards(c, star_name, kw_name) for c in calls):
+        return unknown("the wrapper changes the arguments it passes on")
+    warns = _warns(wrapper)
+    renames = _renames(wrapper, kw_name, closure) if kw_name else None
+    if renames is None:
+        return unknown("the wrapper changes **kwargs in a way not followed")
+    if renames:
+        return Effect("renames", renames=renames, warns=warns)
+    if star_name and _touches(wrapper, star_name, calls):
+        return Effect("positional", warns=warns)
+    return PRESERVE
+
+
+def _forwards(call: ast.Call, star: str | None, kwargs: str | None) -> bool:
+    """`func(*args, **kwargs)` (maybe a slice of args, or keywords instead of some):
+    the arguments it was given, passed on."""
+    for arg in call.args:
+        if isinstance(arg, ast.Starred):
+            inner = arg.value
+            if isinstance(inner, ast.Subscript):
+                inner = inner.value
+            if not (isinstance(inner, ast.Name) and inner.id == star):
+                return False
+        elif not isinstance(arg, ast.Name):
+            return False
+    for keyword in call.keywords:
+        if keyword.arg is None and not (
+            isinstance(keyword.value, ast.Name) and keyword.value.id == kwargs
+        ):
+            return False
+    return True
+
+
+def _renames(
+    wrapper: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str, closure: dict[str, Any]
+) -> tuple[tuple[str, str], ...] | None:
+    """(old, new) names the wrapper moves within **kwargs (new "" for one it drops); () when
+    it only passes them on; None when it changes them in a way not followed."""
+    found: list[tuple[str, str]] = []
+    for node in ast.walk(wrapper):
+        if isinstance(node, ast.Assign):
+            if any(isinstance(t, ast.Name) and t.id == kwargs for t in node.targets):
+                return None  # kwargs rebound: not followed
+            new = _subscript_of(node.targets[0], kwargs) if len(node.targets) == 1 else None
+            old = _pop_of(node.value, kwargs)
+            if new is not None and old is not None:
+                pairs = _name_pairs(old, new, wrapper, closure)
+                if pairs is None:
+                    return None
+                found += pairs
+        elif isinstance(node, ast.Expr) and (dropped := _pop_of(node.value, kwargs)) is not None:
+            if not (isinstance(dropped, ast.Constant) and isinstance(dropped.value, str)):
+                return None
+            found.append((dropped.value, ""))
+        elif isinstance(node, ast.Delete):
+            for target in node.targets:
+                key = _subscript_of(target, kwargs)
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    found.append((key.value, ""))
+                elif key is not None:
+                    return None
+    return tuple(dict.fromkeys(found))
+
+
+def _name_pairs(
+    old: ast.expr, new: ast.expr, wrapper: ast.AST, closure: dict[str, Any]
+) -> list[tuple[str, str]] | None:
+    """`kwargs["new"] = kwargs.pop("old")`, or the same over `for old, new in m.items()`."""
+    if isinstance(old, ast.Constant) and isinstance(new, ast.Constant):
+        return [(str(old.value), str(new.value))]
+    if isinstance(old, ast.Name) and isinstance(new, ast.Name):
+        for node in ast.walk(wrapper):
+            if isinstance(node, ast.For) and _loop_names(node.target) == (old.id, new.id):
+                mapping = _mapping_of(node.iter, closure)
+                if mapping is None:
+                    return None
+                return [(str(k), str(v)) for k, v in mapping.items()]
+    return None
+
+
+def _mapping_of(expr: ast.expr, closure: dict[str, Any]) -> dict[Any, Any] | None:
+    """`renames.items()` where `renames` is a known dict of the closure (or a literal)."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == (
+        "items"
+    ):  # fmt: skip
+        owner = expr.func.value
+        if isinstance(owner, ast.Name) and isinstance(closure.get(owner.id), dict):
+            return dict(closure[owner.id])
+        if isinstance(owner, ast.Dict):
+            try:
+                return dict(ast.literal_eval(owner))
+            except (ValueError, TypeError, SyntaxError):
+                return None
+    return None
+
+
+def _loop_names(target: ast.expr) -> tuple[str, ...]:
+    if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+        return tuple(e.id for e in target.elts if isinstance(e, ast.Name))
+    return ()
+
+
+def _subscript_of(target: ast.expr, name: str) -> ast.expr | None:
+    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+        return target.slice if target.value.id == name else None
+    return None
+
+
+def _pop_of(value: ast.expr, kwargs: str) -> ast.expr | None:
+    if isinstance(value, ast.Call) and _method_of(value, kwargs) == "pop" and value.args:
+        return value.args[0]
+    return None
+
+
+def _method_of(call: ast.Call, owner: str) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return func.attr if func.value.id == owner else None
+    return None
+
+
+def _touches(wrapper: ast.AST, star: str, calls: list[ast.Call]) -> bool:
+    """Whether `args` is used other than passed on whole (counted, sliced, zipped)."""
+    passed = {id(a.value) for c in calls for a in c.args if isinstance(a, ast.Starred)}
+    for node in ast.walk(wrapper):
+        if isinstance(node, ast.Name) and node.id == star and id(node) not in passed:
+            return True
+    return False
+
+
+def _warns(wrapper: ast.AST) -> bool:
+    for node in ast.walk(wrapper):
+        if isinstance(node, ast.Call) and (_dotted(node.func) or "").endswith("warn"):
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                name = (_dotted(arg) or "").rsplit(".", 1)[-1]
+                if name.endswith(DEPRECATIONS) or "Deprecat" in name:
+                    return True
+    return False
+
+
+def _dotted(expr: ast.expr) -> str | None:
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Attribute):
+        inner = _dotted(expr.value)
+        return f"{inner}.{expr.attr}" if inner else None
+    return None

@@ -1,0 +1,62 @@
+import acme
+
+
+def probe_identity():
+    return acme.ident(1, b=2)
+
+
+def probe_wraps():
+    return acme.wrapped(1, b=2)
+
+
+def probe_update_wrapper():
+    return acme.updated_fn(1, b=2)
+
+
+def probe_forwarder_without_wraps():
+    return acme.forwarded(1, b=2)
+
+
+def probe_conditional_return():
+    return acme.conditional(1, b=2)
+
+
+def probe_class_decorator_instance():
+    return acme.traced_by_class(1, b=2)
+
+
+def probe_partial_of_a_decorator():
+    return acme.traced_by_partial(1, b=2)
+
+
+def probe_lru_cache():
+    return acme.cached(1, b=2)
+
+
+def probe_contextmanager():
+    with acme.session("s", timeout=2) as name:
+        return name
+
+
+def probe_renamed_keyword_still_accepted():
+    return acme.resize(1, height=2)
+
+
+def probe_renamed_keyword_new_name():
+    return acme.resize(1, h=2)
+
+
+def probe_positional_deprecation():
+    return acme.plot(1, "red")
+
+
+def probe_keyword_use_is_fine():
+    return acme.plot(1, color="red")
+
+
+def probe_wrapper_with_its_own_signature():
+    return acme.hidden(1, 2)
+
+
+def probe_registry_decorator_is_unknown():
+    return acme.lookup("k", "extra")  # oracle: unknown

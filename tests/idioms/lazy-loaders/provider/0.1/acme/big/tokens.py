@@ -1,0 +1,3 @@
+class Tokenizer:
+    def __init__(self, vocab):
+        self.vocab = vocab

@@ -1,0 +1,2 @@
+def std(values, ddof=0):
+    return 0

@@ -1,0 +1,2 @@
+def ttest(a, b):
+    return 0

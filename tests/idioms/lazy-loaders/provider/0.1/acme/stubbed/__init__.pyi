@@ -1,0 +1,2 @@
+from . import io
+from ._shapes import circle, square

@@ -1,0 +1,6 @@
+def mean(values, axis=None):
+    return 0
+
+
+def median(values):
+    return 0

@@ -1,0 +1,2 @@
+def std(values):
+    return 0

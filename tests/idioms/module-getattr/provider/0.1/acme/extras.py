@@ -1,0 +1,2 @@
+def extra(x):
+    return x

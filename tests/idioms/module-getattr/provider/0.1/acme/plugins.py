@@ -1,0 +1,2 @@
+def load(path, strict=False):
+    return path

@@ -1,0 +1,23 @@
+"""Enum members exported to the module namespace, and names made in loops."""
+
+import sys
+from enum import Enum
+
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+    BLUE = 3
+
+
+for _member in Color:
+    globals()[_member.name] = _member
+
+_OPS = {"add": 1, "sub": 2}
+globals().update({f"op_{name}": value for name, value in _OPS.items()})
+
+for _name in ("alpha", "beta"):
+    globals()[_name.upper()] = _name
+
+setattr(sys.modules[__name__], "DEFAULT", "RED")
+vars()["LEGACY"] = True

@@ -1,0 +1,2 @@
+def base():
+    return 0
