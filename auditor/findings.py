@@ -222,11 +222,17 @@ class _Context:
         """A use of a name whose import in the same file is already reported gone in this
         release: part of that finding (the root cause), not a break of its own.
 
-        `gone()` or `ctx = gone.top; ctx.x` after a failing `from m import gone`, `m.gone()`
-        beside it, and `a.old.f()` after a failing `import a.old` are all covered.
+        `gone()`, or `ctx = gone.top; ctx.x`, after a failing `from m import gone`, and
+        `a.old.f()` after a failing `import a.old` are covered; `m.gone()` through a working
+        `import m` is a break of its own (it does not use the failing import's name).
         """
-        for target, _ in self.failing.get((site.location.path, version), set()):
-            if site.target == target or site.target.startswith((target + ".", target + "(")):
+        via = site.via
+        if via is None:
+            return False
+        for target, module_only in self.failing.get((site.location.path, version), set()):
+            reaches = site.target == target or site.target.startswith((target + ".", target + "("))
+            binds = target == via or via.startswith(target + ".")
+            if reaches and (binds or (module_only and target.startswith(via + "."))):
                 return True
         return False
 
@@ -274,6 +280,8 @@ def _excused(site: Site, problem: Problem, version: str, context: _Context) -> b
     if blocks:
         if not any(_catches(b.catches, raised) for b in blocks):
             return False  # `except ModuleNotFoundError` does not catch a missing name
+        if all(_only_fails(b, raised) for b in blocks if _catches(b.catches, raised)):
+            return False  # `except Exception: log(...)`: it still fails, quietly
         if problem.kind in REMOVALS and site.alternatives:
             return context.alternative_works(site, version)
         return True  # the consumer catches this very failure (or this is its fallback)
@@ -306,6 +314,15 @@ def _raises(site: Site, problem: Problem) -> str | None:
     ):
         return "TypeError"
     return None
+
+
+def _only_fails(block: Handled, raised: str) -> bool:
+    """Whether the handler that catches `raised` in a try body (the first that matches, as
+    Python picks it) only logs, re-raises or returns an error (scan/guards.only_fails)."""
+    for names, fails, _ in block.handlers:
+        if _catches(names, raised):
+            return fails
+    return False
 
 
 def _catches(catches: frozenset[str], raised: str) -> bool:
@@ -341,9 +358,12 @@ def _same_problem(problem: Problem, others: Iterable[Problem]) -> bool:
 
 
 def _symbol(site: Site, target: Verdict, baseline: Verdict | None) -> str:
-    """The provider's canonical path: where it is now, else where it was, else as named."""
+    """The provider's canonical path: where it is now, else (a name gone) the first link of
+    the path as the consumer spells it that is gone, else where it was, else as named."""
     if target.symbol:
         return target.symbol
+    if target.resolution.missing:
+        return target.resolution.missing
     if baseline is not None and baseline.symbol:
         return baseline.symbol
     return site.target

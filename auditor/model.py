@@ -125,6 +125,9 @@ class Handled:
     first_line: int
     last_line: int
     catches: frozenset[str]  # exception class names; "BaseException" for a bare except
+    # a try body: its handlers in order, (names, whether the handler only fails: logs,
+    # re-raises, wraps or returns an error, rather than providing an alternative, its line)
+    handlers: tuple[tuple[frozenset[str], bool, int], ...] = ()
 
 
 # --------------------------------------------------------------------------- provider side

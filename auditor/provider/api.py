@@ -33,7 +33,7 @@ import griffe
 from auditor.model import Lookup, Resolution, Signature, Symbol, SymbolKind
 from auditor.provider import classes, dynamic, exprs, functions, wrappers
 from auditor.provider.classes import Maker, Unknown
-from auditor.provider.paths import candidates, module_files, prefixes
+from auditor.provider.paths import bare, candidates, module_files, prefixes
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -41,9 +41,11 @@ if TYPE_CHECKING:
     from auditor.sources import SourceTree
 
 logger = logging.getLogger("drift_audit")
+_MARKER = re.compile(r"\(\)|\[\]|\[\*\]")
 MAX_DEPTH = 40
 DYNAMIC_ATTRIBUTES = ("__getattr__", "__getattribute__")
 PLAIN_ENUMS = frozenset({"enum.Enum", "enum.Flag"})  # no str/int mixin: no extra attributes
+TYPE_API = frozenset({"mro"})  # what every class has from `type`, besides dunders
 ENUM_API = frozenset(
     {
         "name",
@@ -89,6 +91,13 @@ class _Dynamic:
     path: str
     obj: Any
     deprecated: str | None
+
+
+@dataclass(frozen=True)
+class _Typed:
+    """A value known only by its container annotation (`list[Param]`): its items are."""
+
+    annotation: Any
 
 
 @dataclass(frozen=True)
@@ -174,7 +183,7 @@ class ProviderAPI:
 
     def moved(self, dotted: str) -> str | None:
         """Where a definition with the same name lives now, among the modules loaded so far."""
-        name = dotted.removesuffix("()").rpartition(".")[2]
+        name = bare(dotted.rpartition(".")[2])
         for module_name in sorted(m for m, v in self._modules.items() if v is not None):
             module = self._modules[module_name]
             member = module.members.get(name) if module is not None else None
@@ -260,33 +269,50 @@ class ProviderAPI:
         parts = dotted.split(".")
         if not self.owns(dotted):
             raise Unknown(f"{dotted} is outside the provider")
-        plain = [p.removesuffix("()") for p in parts]
+        plain = [bare(p) for p in parts]
         module, used = self._longest_module(plain, parts)
         if module is None:
             raise _Missing(parts[0], module=True)
         obj: Any = module
         for index in range(used, len(parts)):
             obj = self._member(obj, plain[index], ".".join(plain[: index + 1]), depth)
-            if parts[index].endswith("()"):
-                obj = self._call_result(obj, depth)
+            for marker in _MARKER.findall(parts[index]):
+                obj = (
+                    self._call_result(obj, depth)
+                    if marker == "()"
+                    else self._element(obj, marker, depth)
+                )
         return obj
 
     def _longest_module(self, plain: list[str], parts: list[str]) -> tuple[Any, int]:
         for size in range(len(plain), 0, -1):
-            if any(p.endswith("()") for p in parts[: size - 1]):
-                continue  # a module path never goes through a call
+            if any(p != bare(p) for p in parts[: size - 1]):
+                continue  # a module path never goes through a call or an item
             module = self._module(".".join(plain[:size]))
             if module is not None:
-                if parts[size - 1].endswith("()"):
-                    raise Unknown(f"calling module {module.path}")
+                if parts[size - 1] != plain[size - 1]:
+                    raise Unknown(f"calling or subscripting module {module.path}")
                 return module, size
         return None, 0
+
+    def _element(self, obj: Any, marker: str, depth: int) -> Any:
+        """`obj[k]` ("[]") or an element of iterating obj ("[*]"), from its annotation:
+        `list[X]`, `Sequence[X]`, `tuple[X, ...]`, `set[X]` give X; `dict[K, V]` gives V when
+        subscripted and K when iterated."""
+        annotation = obj.annotation if isinstance(obj, (griffe.Attribute, _Typed)) else None
+        element = exprs.element_annotation(annotation, iterate=marker == "[*]")
+        if element is None:
+            raise Unknown("the elements of this value are not known statically")
+        return self._type_of(element, obj, depth)
 
     def _member(self, obj: Any, name: str, path: str, depth: int) -> Any:
         if isinstance(obj, griffe.Module):
             return self._module_member(obj, name, path, depth)
         if isinstance(obj, griffe.Class):
-            return self._class_member(obj, name, path, depth, seen=set())
+            try:
+                return self._class_member(obj, name, path, depth, seen=set(), on_class=True)
+            except _Missing:
+                return self._metaclass_member(obj, name, path, depth)
         if isinstance(obj, _Instance):
             return self._instance_member(obj.cls, name, path, depth)
         if isinstance(obj, griffe.Attribute):
@@ -344,8 +370,17 @@ class ProviderAPI:
         return None
 
     def _class_member(
-        self, cls: griffe.Class, name: str, path: str, depth: int, seen: set[str]
+        self,
+        cls: griffe.Class,
+        name: str,
+        path: str,
+        depth: int,
+        seen: set[str],
+        *,
+        on_class: bool = False,
     ) -> Any:
+        """`name` through the class and its bases (the MRO). A metaclass is consulted by
+        the caller for an attribute of the class itself (never of an instance)."""
         if cls.path in seen:
             raise Unknown(f"cyclic bases at {cls.path}")
         seen.add(cls.path)
@@ -356,16 +391,64 @@ class ProviderAPI:
             if base is None:
                 raise Unknown(f"{cls.path} has a base that cannot be resolved statically")
             try:
-                return self._class_member(base, name, path, depth, seen)
+                return self._class_member(base, name, path, depth, seen, on_class=on_class)
             except _Missing:
                 continue
         if name.startswith("__") and name.endswith("__"):
             raise Unknown(f"{name} may come from object or a metaclass")
         if name in ENUM_API and self._is_enum(cls):
             raise Unknown(f"{name} comes with Enum")
-        if cls.keywords.get("metaclass") is not None or self._opaque_decorators(cls):
-            raise Unknown(f"{cls.path} has a metaclass or decorators that may add {name}")
+        if on_class and name in TYPE_API:
+            raise Unknown(f"{name} comes with type")
+        if self._opaque_decorators(cls) or self._subclass_hook(cls):
+            raise Unknown(f"{cls.path} has decorators or __init_subclass__ that may add {name}")
+        if cls.keywords.get("metaclass") is not None and not on_class:
+            self._metaclass(cls, depth)  # one that cannot be followed may add anything
         raise _Missing(path, module=False)
+
+    def _metaclass_member(self, cls: griffe.Class, name: str, path: str, depth: int) -> Any:
+        """An attribute of a class that its metaclass defines (`Cls.X` where the metaclass
+        has X or a property X); _Missing when neither the class nor its metaclass has it."""
+        for klass in self._mro(cls, depth):
+            if klass is None:
+                raise Unknown(f"{cls.path} has a base that cannot be resolved statically")
+            meta = self._metaclass(klass, depth)
+            if meta is None:
+                continue
+            try:
+                return self._class_member(meta, name, path, depth, seen=set())
+            except _Missing:
+                continue
+        raise _Missing(path, module=False)
+
+    def _metaclass(self, cls: griffe.Class, depth: int) -> griffe.Class | None:
+        """The provider metaclass of `cls` (None: none, or `type`); Unknown for one that may
+        add attributes itself (its own __new__, __init__, __getattr__), or is not readable."""
+        keyword = cls.keywords.get("metaclass")
+        if keyword is None:
+            return None
+        meta_path = exprs.expr_path(keyword)
+        if meta_path in classes.NEUTRAL_METACLASSES or meta_path == "type":
+            return None
+        meta = self._provider_class(meta_path, depth)
+        if meta is None:
+            raise Unknown(f"{cls.path} has a metaclass that cannot be read ({meta_path})")
+        for klass in self._mro(meta, depth):
+            if klass is None or any(
+                n in klass.members for n in ("__new__", "__init__", *DYNAMIC_ATTRIBUTES)
+            ):
+                raise Unknown(f"{cls.path}'s metaclass {meta_path} may add attributes")
+        return meta
+
+    def _subclass_hook(self, cls: griffe.Class) -> bool:
+        """Whether a class of the MRO has an __init_subclass__ that may set attributes."""
+        for klass in self._mro(cls, 0):
+            if klass is None:
+                return True
+            hook = klass.members.get("__init_subclass__")
+            if hook is not None and re.search(r"\bcls\.\w+\s*=|setattr\(", _source(hook)):
+                return True
+        return False
 
     def _opaque_decorators(self, cls: griffe.Class) -> bool:
         """Decorators that may add public attributes (class makers add only dunders)."""
@@ -423,9 +506,11 @@ class ProviderAPI:
         return self._type_of(attr.annotation, attr, depth)
 
     def _type_of(self, annotation: Any, owner: Any, depth: int) -> Any:
+        if exprs.element_annotation(annotation, iterate=True) is not None:
+            return _Typed(annotation)  # a container: its items may be followed
         path = exprs.annotation_class(annotation)
         if path is None or not self.owns(path):
-            raise Unknown(f"the type of {owner.path} is not a provider class")
+            raise Unknown(f"the type of {getattr(owner, 'path', owner)} is not a provider class")
         found = self._find(path, depth + 1)
         if not isinstance(found, griffe.Class):
             raise Unknown(f"the type of {owner.path} is not a class")

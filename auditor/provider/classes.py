@@ -37,6 +37,8 @@ NEUTRAL_BASES = frozenset(
     {
         "object",
         "builtins.object",
+        "type",  # a metaclass's base: its attributes are dunders and TYPE_API
+        "builtins.type",
         "abc.ABC",
         "typing.Generic",
         "typing.Protocol",
@@ -137,10 +139,11 @@ def constructor(cls: griffe.Class, ctx: ClassContext, depth: int = 0) -> Signatu
         raise Unknown("class hierarchy too deep")
     maker = _decorator_maker(cls, ctx)
     own_init = cls.members.get("__init__")
+    own_new = cls.members.get("__new__")
+    if own_new is not None:
+        return _with_new(cls, ctx.init_signature(ctx.follow(own_new)), own_init, ctx, depth)
     if own_init is not None:
         return ctx.init_signature(ctx.follow(own_init))
-    if "__new__" in cls.members:
-        raise Unknown(f"{cls.path} defines __new__")
     _check_metaclass(cls, ctx)
     if maker is not None and maker.init:
         return _from_fields(cls, maker, ctx, depth)
@@ -148,6 +151,29 @@ def constructor(cls: griffe.Class, ctx: ClassContext, depth: int = 0) -> Signatu
     if family is not None:
         return family
     return _inherited(cls, ctx, depth)
+
+
+def _with_new(
+    cls: griffe.Class, new: Signature, own_init: Any, ctx: ClassContext, depth: int
+) -> Signature:
+    """A class with its own `__new__`: CPython passes the call's arguments to `__new__` and
+    then to `__init__`. One of them taking anything (`*args, **kwargs`) leaves the other to
+    decide; `object.__init__` (no `__init__` anywhere) accepts what `__new__` accepts."""
+    init: Signature | None = None
+    if own_init is not None:
+        init = ctx.init_signature(ctx.follow(own_init))
+    elif ctx.provider_bases(cls):
+        init = _inherited(cls, ctx, depth)
+    if init is None or _takes_anything(init) or not init.params:
+        return new
+    if _takes_anything(new) or str(new) == str(init):
+        return init
+    raise Unknown(f"{cls.path}: __new__ and __init__ take different arguments")
+
+
+def _takes_anything(signature: Signature) -> bool:
+    kinds = {p.kind.value for p in signature.params}
+    return {"variadic positional", "variadic keyword"} <= kinds
 
 
 def _inherited(cls: griffe.Class, ctx: ClassContext, depth: int) -> Signature:

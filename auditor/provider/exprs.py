@@ -65,6 +65,43 @@ def annotation_class(expr: Any) -> str | None:
     return expr_path(expr)
 
 
+SEQUENCES = frozenset(
+    {"list", "set", "frozenset", "tuple", "collections.deque"}
+    | {f"{m}.{n}" for m in ("typing", "collections.abc") for n in (
+        "List", "Set", "FrozenSet", "Tuple", "Sequence", "MutableSequence", "Iterable",
+        "Iterator", "Collection", "AbstractSet", "MutableSet", "Deque", "Generator",
+    )}
+)  # fmt: skip
+MAPPINGS = frozenset(
+    {"dict", "collections.OrderedDict", "collections.defaultdict"}
+    | {f"{m}.{n}" for m in ("typing", "collections.abc") for n in (
+        "Dict", "Mapping", "MutableMapping", "OrderedDict", "DefaultDict",
+    )}
+)  # fmt: skip
+
+
+def element_annotation(expr: Any, *, iterate: bool) -> Any:
+    """The annotation of an element of a container annotation: X of `list[X]`,
+    `Sequence[X]`, `tuple[X, ...]`, `Optional[list[X]]`; V of `dict[K, V]` (K when `iterate`);
+    None for anything else."""
+    if isinstance(expr, griffe.ExprBinOp) and expr.operator == "|":
+        sides = [s for s in (expr.left, expr.right) if not _is_none(s)]
+        return element_annotation(sides[0], iterate=iterate) if len(sides) == 1 else None
+    if not isinstance(expr, griffe.ExprSubscript):
+        return None
+    head = expr_path(expr.left)
+    args = list(expr.slice.elements) if isinstance(expr.slice, griffe.ExprTuple) else [expr.slice]
+    if head in TYPE_WRAPPERS:
+        return element_annotation(args[0], iterate=iterate) if args else None
+    if head in SEQUENCES:
+        if head in ("tuple", "typing.Tuple") and not (len(args) == 2 and str(args[1]) == "..."):
+            return args[0] if len(args) == 1 else None
+        return args[0] if args else None
+    if head in MAPPINGS and len(args) == 2:
+        return args[0] if iterate else args[1]
+    return None
+
+
 def _is_none(expr: Any) -> bool:
     return str(expr) == "None"
 

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+MARKERS = ("()", "[]", "[*]")  # a call, an item, an element (see scan/facts.py)
+
+
+def bare(part: str) -> str:
+    """A path part without its markers: `params[*]` -> `params`, `f()[]` -> `f`."""
+    cut = min((i for i in (part.find("("), part.find("[")) if i >= 0), default=len(part))
+    return part[:cut]
+
 
 def prefixes(dotted: str) -> list[str]:
-    """`a`, `a.b`, `a.b.c` for `a.b.c` (instance markers `()` dropped)."""
-    parts = [p.removesuffix("()") for p in dotted.split(".")]
+    """`a`, `a.b`, `a.b.c` for `a.b.c` (instance and element markers dropped)."""
+    parts = [bare(p) for p in dotted.split(".")]
     return [".".join(parts[:size]) for size in range(1, len(parts) + 1)]
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from auditor.model import Action, CallShape, Edge, Site
-from auditor.scan.facts import CALLED, UseKind
+from auditor.scan.facts import CALLED, ITEM, UseKind
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -50,6 +50,7 @@ class Chain:
     base: ast.Name | ast.NamedExpr  # `(a := value).b` starts at the name it binds
     steps: tuple[str, ...]
     calls: tuple[tuple[tuple[str, ...], ast.Call], ...]  # each call with the steps before it
+    slices: tuple[ast.expr, ...] = ()  # the subscripts' keys, to be walked for their own uses
 
 
 def call_chain(node: ast.expr, *, plain: bool = False) -> Chain | None:
@@ -58,11 +59,11 @@ def call_chain(node: ast.expr, *, plain: bool = False) -> Chain | None:
     Without `plain`, only chains that pass through a call or start at a walrus (a plain
     `a.b.c` is `dotted_chain`'s). `super().m` is never a chain: the walker handles it.
     """
-    ops: list[ast.Attribute | ast.Call] = []
+    ops: list[ast.Attribute | ast.Call | ast.Subscript] = []
     current = node
-    while isinstance(current, (ast.Attribute, ast.Call)):
+    while isinstance(current, (ast.Attribute, ast.Call, ast.Subscript)):
         ops.append(current)
-        current = current.value if isinstance(current, ast.Attribute) else current.func
+        current = current.func if isinstance(current, ast.Call) else current.value
     if isinstance(current, ast.Name):
         base: ast.Name | ast.NamedExpr = current
         root = current.id
@@ -72,17 +73,21 @@ def call_chain(node: ast.expr, *, plain: bool = False) -> Chain | None:
         return None
     steps: list[str] = []
     calls: list[tuple[tuple[str, ...], ast.Call]] = []
+    slices: list[ast.expr] = []
     for op in reversed(ops):
         if isinstance(op, ast.Attribute):
             steps.append(op.attr)
+        elif isinstance(op, ast.Subscript):
+            slices.append(op.slice)
+            steps.append(ITEM)
         else:
             calls.append((tuple(steps), op))
             steps.append(CALLED)
-    if isinstance(base, ast.Name) and not (calls or plain):
+    if isinstance(base, ast.Name) and not (calls or slices or plain):
         return None
     if root == "super" and steps[:1] == [CALLED]:
         return None
-    return Chain(root, base, tuple(steps), tuple(calls))
+    return Chain(root, base, tuple(steps), tuple(calls), tuple(slices))
 
 
 def call_shape(node: ast.Call) -> CallShape:

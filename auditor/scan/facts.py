@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 Span = tuple[int, int, int, int]  # line, byte offset, end line, end byte offset (raw ast)
 CALLED: Final = "()"  # the step of a chain that calls what precedes it
+ITEM: Final = "[]"  # the step of a chain that subscripts what precedes it
+EACH: Final = "[*]"  # an element of what precedes it, as `for x in ...` iterates it
+OPS: Final = (CALLED, ITEM, EACH)
 
 
 def span_of(node: ast.expr | ast.stmt | ast.alias) -> Span:
@@ -76,7 +79,7 @@ class Use:
     @property
     def through_call(self) -> bool:
         """The chain passes through a call: `f().a`, `x.m().n`."""
-        return CALLED in self.attrs
+        return CALLED in self.attrs or ITEM in self.attrs
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,60 @@ def caught(handler: ast.ExceptHandler) -> frozenset[str]:
     return frozenset(name for name in map(_last_name, kinds) if name)
 
 
+_BROAD = frozenset({"Exception", "BaseException"})
+_LOG_ROOTS = frozenset({"log", "logger", "logging", "LOG", "LOGGER", "_log", "_logger",
+                        "warnings", "traceback", "print", "sys"})  # fmt: skip
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical",
+                          "fatal", "log", "print_exc", "format_exc", "write"})  # fmt: skip
+
+
+def only_fails(handler: ast.ExceptHandler) -> bool:
+    """A broad handler (`except Exception`, `BaseException`, bare) whose body provides no
+    alternative: it only logs, re-raises, wraps the error or returns one (an error value, the
+    exception, None), or skips the iteration. Such a handler does not make a failing call
+    fine: the feature still fails, just more quietly. A narrow handler never counts."""
+    names = caught(handler)
+    if not names or not names <= _BROAD:
+        return False
+    error = handler.name
+    return all(_fails(statement, error) for statement in handler.body)
+
+
+def _fails(statement: ast.stmt, error: str | None) -> bool:
+    if isinstance(statement, (ast.Raise, ast.Pass, ast.Continue, ast.Break)):
+        return True
+    if isinstance(statement, ast.Expr):
+        value = statement.value
+        return isinstance(value, ast.Constant) or (
+            isinstance(value, ast.Call) and _is_logging(value.func)
+        )
+    if isinstance(statement, ast.Return):
+        returned = statement.value
+        if returned is None or isinstance(returned, ast.Constant):
+            return True
+        return error is not None and any(
+            isinstance(n, ast.Name) and n.id == error for n in ast.walk(returned)
+        )
+    return False
+
+
+def _is_logging(func: ast.expr) -> bool:
+    parts: list[str] = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if isinstance(func, ast.Name):
+        parts.append(func.id)
+    if not parts:
+        return False
+    root, last = parts[-1], parts[0]
+    return (
+        root in _LOG_ROOTS
+        or "log" in root.lower()
+        or (len(parts) > 1 and last in _LOG_METHODS and "log" in "".join(parts).lower())
+    )
+
+
 def catches_import_failure(handlers: list[ast.ExceptHandler]) -> bool:
     """Whether one of a `try`'s handlers would swallow a failed import."""
     return any(_catches_import_failure(h) for h in handlers)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from auditor.model import Action, Edge, Site
 from auditor.scan.calls import call_shape
-from auditor.scan.facts import CALLED, UseKind
+from auditor.scan.facts import CALLED, ITEM, UseKind
 from auditor.scan.values import ValueKind
 
 if TYPE_CHECKING:
@@ -58,6 +58,8 @@ class Instances:
                 return None, None
             if step == CALLED:
                 value, asked = self._values.call(value), False
+            elif step == ITEM:
+                value, asked = self._values.item(value), False
             else:
                 value, asked = self._values.member(value, step)
         if value is None:
@@ -87,9 +89,15 @@ def _site(facts: FileFacts, use: Use, value: Value, asked: bool) -> Site | None:
         facts.positions.of(node),
         shape,
         guarded=use.guarded or value.guarded,
-        via=value.path.partition(CALLED)[0],
+        via=_via(value.path),
         store=use.kind is UseKind.STORE,
     )
+
+
+def _via(path: str) -> str:
+    """The name a provider path is reached through: what precedes its first call or item."""
+    cut = min((i for i in (path.find(CALLED), path.find("[")) if i >= 0), default=len(path))
+    return path[:cut]
 
 
 def _partial(

@@ -31,6 +31,7 @@ ScopeKind = Literal["module", "class", "function", "lambda", "comprehension"]
 class SourceKind(Enum):
     VALUE = "value"  # `x = expr`, `x := expr`: the value of the expression
     ANNOTATION = "annotation"  # `x: T`, `x: T = ...`, a parameter `x: T`: an instance of T
+    ELEMENT = "element"  # `for x in expr`, `[... for x in expr]`: an element of the value
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from auditor.scan.calls import call_chain, dotted_chain
-from auditor.scan.facts import CALLED
+from auditor.scan.facts import CALLED, EACH, ITEM, OPS
 from auditor.scan.scopes import SourceKind, is_plain_variable
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ class Values:
             return self.variable(scope, root), steps
         if binding.instance:
             return Value(ValueKind.INSTANCE, binding.paths[0]), steps
-        cut = steps.index(CALLED) if CALLED in steps else len(steps)
+        cut = next((i for i, step in enumerate(steps) if step in OPS), len(steps))
         value, rest = self._path(self._r.expand(binding, steps[:cut]))
         return value, rest + steps[cut:]
 
@@ -158,8 +158,23 @@ class Values:
         for step in steps:
             if value is None:
                 return None
-            value = self.call(value) if step == CALLED else self.member(value, step)[0]
+            value = self.step(value, step)
         return value
+
+    def step(self, value: Value, step: str) -> Value | None:
+        """One step of a chain: a call, an item, or an attribute."""
+        if step == CALLED:
+            return self.call(value)
+        if step == ITEM:
+            return self.item(value)
+        return self.member(value, step)[0]
+
+    def item(self, value: Value, marker: str = ITEM) -> Value | None:
+        """`value[k]` (ITEM), or an element of `for x in value` (EACH): for a provider value,
+        what its annotation gives (the provider decides: `vllm.x.S().params[*]`)."""
+        if value.kind is ValueKind.PROVIDER and not value.path.endswith((ITEM, EACH)):
+            return replace(value, path=value.path + marker)
+        return None
 
     def variable(self, scope: Scope, name: str) -> Value | None:
         """What a plain local (or module-level) variable holds, read in `scope`."""
@@ -350,6 +365,9 @@ class Values:
     def _read(self, source: Source) -> Value | None:
         if source.kind is SourceKind.ANNOTATION:
             return self.annotation(source.scope, source.expr)
+        if source.kind is SourceKind.ELEMENT:
+            iterable = self.expression(source.scope, source.expr)
+            return self.item(iterable, EACH) if iterable is not None else None
         return self.expression(source.scope, source.expr)
 
     def _once(self, key: object, compute: Callable[[], Value | None]) -> Value | None:

@@ -245,13 +245,27 @@ class Walker:
     def _comprehension(self, node: Comprehension, results: tuple[ast.expr, ...]) -> None:
         generators = node.generators
         self.visit(generators[0].iter)
+        outer = self.scope
         with self._entered(self._child_scope("comprehension", self.scope.owner), self.klass):
             for i, generator in enumerate(generators):
                 if i:
                     self.visit(generator.iter)
-                self.visit(generator.target)
+                self._loop_target(generator.target, generator.iter, outer if i == 0 else self.scope)
                 self._body(generator.ifs)
             self._body(results)
+
+    def visit_For(self, node: ast.For) -> None:
+        """`for x in expr:` binds x to an element of expr (values.py follows it)."""
+        self.visit(node.iter)
+        self._loop_target(node.target, node.iter, self.scope)
+        self._body(node.body)
+        self._body(node.orelse)
+
+    def _loop_target(self, target: ast.expr, iterable: ast.expr, scope: Scope) -> None:
+        if isinstance(target, ast.Name):
+            self._store(target.id, Source(SourceKind.ELEMENT, iterable, scope, self.guarded))
+        else:
+            self.visit(target)  # unpacking: opaque stores
 
     def visit_ListComp(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp) -> None:
         self._comprehension(node, (node.elt,))
@@ -387,6 +401,7 @@ class Walker:
         for before, call in chain.calls:
             self.facts.uses.append(Use(scope, chain.root, before, UseKind.CALL, call, guarded))
             self._arguments(call)
+        self._body(chain.slices)
 
     def _arguments(self, node: ast.Call) -> None:
         self._body(node.args)
@@ -453,7 +468,12 @@ class Walker:
         catches = [guards.caught(h) for h in node.handlers]
         if node.body and catches:
             every = frozenset().union(*catches)
-            self.facts.handled.append(Handled(node.body[0].lineno, _end(node.body[-1]), every))
+            order = tuple(
+                (names, guards.only_fails(h), h.lineno)
+                for names, h in zip(catches, node.handlers, strict=True)
+            )
+            first, last = node.body[0].lineno, _end(node.body[-1])
+            self.facts.handled.append(Handled(first, last, every, order))
         for handler, names in zip(node.handlers, catches, strict=True):
             if handler.body:
                 first, last = handler.body[0].lineno, _end(handler.body[-1])

@@ -6,8 +6,11 @@ A probe is a function named `probe_*` in any module of the consumer package `wid
 does one thing with the provider (an import, a call, an attribute read). The outcome of each,
 as JSON on stdout, keyed by `module.probe`: `ok`, `warn` (it ran, and the provider warned:
 DeprecationWarning, FutureWarning or PendingDeprecationWarning), or the exception class that
-escaped it (`TypeError`, `AttributeError`, `ImportError`, ...). This is the interpreter's side
-of tests/functional/test_oracle.py; it runs our own fixtures, never audited code.
+escaped it (`TypeError`, `AttributeError`, `ImportError`, ...). An exception raised to wrap
+another (`raise RuntimeError(...) from e`) counts as the one it wraps; a probe whose handler
+returns the exception it caught ("returns an error", after logging it) failed with it. This
+is the interpreter's side of tests/functional/test_oracle.py; it runs our own fixtures,
+never audited code.
 """
 
 from __future__ import annotations
@@ -25,11 +28,21 @@ def outcome(probe: object) -> str:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            probe()  # type: ignore[operator]
+            result = probe()  # type: ignore[operator]
         except Exception as exc:  # the point: which exception the interpreter raises
-            return type(exc).__name__
+            return _name(exc)
+    if isinstance(result, Exception):
+        return _name(result)
     provider_warned = any(issubclass(w.category, WARNINGS) for w in caught)
     return "warn" if provider_warned else "ok"
+
+
+def _name(exc: BaseException) -> str:
+    """The exception's class; for one that wraps another, the wrapped one's."""
+    cause = exc.__cause__ or exc.__context__
+    if cause is not None and not isinstance(exc, (TypeError, AttributeError, ImportError)):
+        return _name(cause)
+    return type(exc).__name__
 
 
 def main() -> None:

@@ -79,9 +79,9 @@ CALLS: list[tuple[str, str, list[Row]]] = [
         [("call", "vllm.make", 2, shape())],
     ),
     (
-        "a subscripted registry is read",
+        "calling an item of a registry is a call of the item (its annotation decides)",
         "import vllm\nvllm.REGISTRY['x'](1)\n",
-        [("attribute", "vllm.REGISTRY", 2, None)],
+        [("call", "vllm.REGISTRY[]", 2, shape(1))],
     ),
     (
         "assigning to a provider attribute reads its owner and stores the attribute",
