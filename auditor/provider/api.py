@@ -331,10 +331,16 @@ class ProviderAPI:
         submodule = self._module(f"{module.path}.{name}")
         if submodule is not None:
             return submodule
-        found = self._from_wildcards(module, name, depth)
+        found, undecided = self._from_wildcards(module, name, depth)
         if found is not None:
             return found
-        return self._served(module, name, path, depth)
+        if undecided is None:
+            return self._served(module, name, path, depth)
+        try:  # a wildcard source could not say: only the module's own machinery can decide
+            served = self._served(module, name, path, depth)
+        except (_Missing, Unknown):
+            raise undecided from None
+        return served
 
     def _served(self, module: griffe.Module, name: str, path: str, depth: int) -> Any:
         """A name the module does not define: what its dynamic namespace does with it."""
@@ -356,18 +362,26 @@ class ProviderAPI:
             self._dynamic = dynamic.Evaluator(_Host(self))
         return self._dynamic
 
-    def _from_wildcards(self, module: griffe.Module, name: str, depth: int) -> Any:
-        for member in list(module.members.values()):
+    def _from_wildcards(
+        self, module: griffe.Module, name: str, depth: int
+    ) -> tuple[Any, Unknown | None]:
+        """`name` from the module's `from x import *` sources, the last one first (as Python
+        binds them, the last wins); (None, why) when a source could not be decided."""
+        undecided: Unknown | None = None
+        for member in reversed(list(module.members.values())):
             source = getattr(member, "wildcard", None)
             if not source:
                 continue
             if not self.owns(source):
-                raise Unknown(f"{module.path} re-exports * from {source}")
+                undecided = undecided or Unknown(f"{module.path} re-exports * from {source}")
+                continue
             try:
-                return self._find(f"{source}.{name}", depth + 1)
+                return self._find(f"{source}.{name}", depth + 1), None
             except _Missing:
                 continue
-        return None
+            except Unknown as why:
+                undecided = undecided or why
+        return None, undecided
 
     def _class_member(
         self,

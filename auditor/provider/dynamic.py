@@ -151,6 +151,21 @@ class _GlobalsView:
     """What `globals()` / `vars()` gives inside the module's own code."""
 
 
+@dataclass
+class _ModuleObject:
+    """`sys.modules[name]` for a provider module named by a known string."""
+
+    path: str
+
+
+@dataclass
+class _Namespace:
+    """`sys.modules[name].__dict__`: a provider module's names (griffe's members, and what
+    its top level writes into its namespace)."""
+
+    path: str
+
+
 class _Raised(Exception):
     def __init__(self, name: str, message: str = "") -> None:
         super().__init__(name)
@@ -540,7 +555,7 @@ class _Frame:
         test = self.value(node.test)
         if test is UNKNOWN or isinstance(test, (Partial, Ref)):
             if not self.top:
-                raise _Stop("a condition that cannot be decided")
+                raise _Stop(f"the condition `{ast.unparse(node.test)[:80]}` cannot be decided")
             self.run_block(node.body, certain=False)
             self.run_block(node.orelse, certain=False)
         elif test:
@@ -874,7 +889,11 @@ class _Frame:
         left = self.value(expr.left)
         for op, right_expr in zip(expr.ops, expr.comparators, strict=True):
             right = self.value(right_expr)
-            result = _compare(op, left, right)
+            if isinstance(right, _Namespace) and isinstance(op, (ast.In, ast.NotIn)):
+                inside = self._in_namespace(right, left) if isinstance(left, str) else UNKNOWN
+                result = inside if inside is UNKNOWN or isinstance(op, ast.In) else not inside
+            else:
+                result = _compare(op, left, right)
             if result is UNKNOWN or not result:
                 return result
             left = right
@@ -887,6 +906,15 @@ class _Frame:
             if isinstance(key, str):
                 return self._global(key)
             return UNKNOWN
+        if isinstance(container, Ref) and container.path == "sys.modules" and isinstance(key, str):
+            return _ModuleObject(key) if self.ev.host.owns(key) else UNKNOWN
+        if isinstance(container, _Namespace) and isinstance(key, str):
+            inside = self._in_namespace(container, key)
+            if inside is UNKNOWN:
+                return UNKNOWN
+            if not inside:
+                raise _Raised("KeyError")
+            return Ref(f"{container.path}.{key}")
         partial = isinstance(container, Partial)
         known = container.known if partial else container
         if isinstance(known, dict) and key is not UNKNOWN and _hashable((key,)):
@@ -914,8 +942,27 @@ class _Frame:
             return UNKNOWN
         raise _Raised("KeyError")
 
+    def _in_namespace(self, namespace: _Namespace, name: str) -> Any:
+        """Whether a provider module's namespace has `name` (UNKNOWN when not decidable)."""
+        self.ev.read(namespace.path)
+        names = self.ev.host.member_names(namespace.path)
+        if names is None:
+            return UNKNOWN
+        if name in names:
+            return True
+        facts = self.ev.facts(namespace.path)
+        if facts is not None and (name in facts.written or facts.written_unknown):
+            return True if name in facts.written else UNKNOWN
+        return False
+
     def _expr_Attribute(self, expr: ast.Attribute) -> Any:
         owner = self.value(expr.value)
+        if isinstance(owner, _ModuleObject):
+            return (
+                _Namespace(owner.path)
+                if expr.attr == "__dict__"
+                else Ref(f"{owner.path}.{expr.attr}")
+            )
         if isinstance(owner, Ref):
             return Ref(f"{owner.path}.{expr.attr}")
         if isinstance(owner, EnumMember) and expr.attr in ("name", "_name_"):
@@ -1332,6 +1379,8 @@ def _compare(op: ast.cmpop, left: Any, right: Any) -> Any:
 def _contains(container: Any, item: Any) -> Any:
     if item is UNKNOWN:
         return UNKNOWN
+    if isinstance(container, _Namespace):
+        return UNKNOWN  # answered by the frame, which can read modules (_in_namespace)
     if isinstance(container, Partial):
         found = _contains(container.known, item)
         return True if found is True else UNKNOWN
