@@ -94,6 +94,13 @@ class _Dynamic:
 
 
 @dataclass(frozen=True)
+class _Overloads:
+    """A function a stub defines only by @overload variants (griffe keeps them aside)."""
+
+    path: str
+
+
+@dataclass(frozen=True)
 class _Typed:
     """A value known only by its container annotation (`list[Param]`): its items are."""
 
@@ -168,7 +175,7 @@ class ProviderAPI:
 
     def _resolve(self, dotted: str, module_only: bool) -> Resolution:
         try:
-            obj = self._find(dotted, depth=0)
+            obj = self._find(dotted, depth=0, module_only=module_only)
         except _Missing as missing:
             status = Lookup.MISSING_MODULE if missing.module or module_only else Lookup.MISSING_NAME
             return Resolution(status, dotted, missing=missing.path)
@@ -263,14 +270,14 @@ class ProviderAPI:
 
     # ------------------------------------------------------------------ path walking
 
-    def _find(self, dotted: str, depth: int) -> Any:
+    def _find(self, dotted: str, depth: int, *, module_only: bool = False) -> Any:
         if depth > MAX_DEPTH:
             raise Unknown(f"too many re-exports while resolving {dotted}")
         parts = dotted.split(".")
         if not self.owns(dotted):
             raise Unknown(f"{dotted} is outside the provider")
         plain = [bare(p) for p in parts]
-        module, used = self._longest_module(plain, parts)
+        module, used = self._longest_module(plain, parts, module_only=module_only)
         if module is None:
             raise _Missing(parts[0], module=True)
         obj: Any = module
@@ -284,16 +291,33 @@ class ProviderAPI:
                 )
         return obj
 
-    def _longest_module(self, plain: list[str], parts: list[str]) -> tuple[Any, int]:
+    def _longest_module(
+        self, plain: list[str], parts: list[str], *, module_only: bool = False
+    ) -> tuple[Any, int]:
         for size in range(len(plain), 0, -1):
             if any(p != bare(p) for p in parts[: size - 1]):
                 continue  # a module path never goes through a call or an item
             module = self._module(".".join(plain[:size]))
             if module is not None:
+                if size > 1 and not (module_only and size == len(plain)):
+                    if self._shadowed(".".join(plain[: size - 1]), plain[size - 1]):
+                        continue  # `pkg.name` is what pkg/__init__ binds, not the submodule
                 if parts[size - 1] != plain[size - 1]:
                     raise Unknown(f"calling or subscripting module {module.path}")
                 return module, size
         return None, 0
+
+    def _shadowed(self, package: str, name: str) -> bool:
+        """Whether `package` binds `name` to something else than its submodule `name`: then
+        `package.name` (an attribute, `from package import name`) is that binding, as long as
+        nothing imports the submodule (which would rebind it)."""
+        parent = self._modules.get(package)
+        member = parent.members.get(name) if parent is not None else None
+        if member is None or isinstance(member, griffe.Module):
+            return False
+        if member.is_alias:
+            return str(getattr(member, "target_path", "")) != f"{package}.{name}"
+        return True
 
     def _element(self, obj: Any, marker: str, depth: int) -> Any:
         """`obj[k]` ("[]") or an element of iterating obj ("[*]"), from its annotation:
@@ -328,6 +352,9 @@ class ProviderAPI:
         member = module.members.get(name)
         if member is not None and not getattr(member, "wildcard", None):
             return self._follow(member, depth)
+        overloads = getattr(module, "overloads", None) or {}
+        if overloads.get(name):  # a stub's @overload set with no implementation beside it
+            return _Overloads(f"{module.path}.{name}")
         submodule = self._module(f"{module.path}.{name}")
         if submodule is not None:
             return submodule
@@ -569,6 +596,9 @@ class ProviderAPI:
     # ------------------------------------------------------------------ symbols
 
     def _symbol(self, obj: Any) -> Symbol:
+        if isinstance(obj, _Overloads):
+            variants = f"{obj.path} is an @overload set in a stub; a call must fit one variant"
+            return Symbol(obj.path, SymbolKind.FUNCTION, None, variants)
         if isinstance(obj, _Dynamic):
             if obj.obj is None:
                 reason = f"{obj.path} is served at run time by its module; its signature is unknown"

@@ -1,0 +1,6 @@
+def shared(a):
+    return a
+
+
+def only_first(a):
+    return a

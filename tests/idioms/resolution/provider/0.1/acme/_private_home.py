@@ -1,0 +1,2 @@
+def public_name(a, b=2):
+    return a

@@ -1,0 +1,2 @@
+def shared(a, b=1):
+    return a

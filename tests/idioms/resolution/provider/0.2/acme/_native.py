@@ -1,0 +1,2 @@
+def escape(s, quote=True):
+    return s

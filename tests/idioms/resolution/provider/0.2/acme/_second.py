@@ -1,0 +1,2 @@
+def shared(a):
+    return a

@@ -1,0 +1,6 @@
+from typing import overload
+
+@overload
+def parse(x: int) -> int: ...
+@overload
+def parse(x: str) -> str: ...
