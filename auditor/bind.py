@@ -183,10 +183,15 @@ def positional_shift(shape: CallShape, before: Signature, after: Signature) -> P
     """Arguments passed by position that now land on a different parameter (it runs, wrongly)."""
     old = [p.name for p in before.params if p.kind in POSITIONAL]
     new = [p.name for p in after.params if p.kind in POSITIONAL]
+    everything_new = {p.name for p in after.params}
+    everything_old = {p.name for p in before.params}
     count = min(shape.positional, len(old), len(new))
     for index in range(count):
-        if old[index] != new[index]:
-            return Problem(Kind.POSITIONAL_SHIFT, new[index])
+        if old[index] == new[index]:
+            continue
+        if old[index] in everything_new or new[index] in everything_old:
+            return Problem(Kind.POSITIONAL_SHIFT, new[index])  # a parameter moved
+        # a parameter renamed in its own slot: positional callers are unaffected
     return None
 
 
@@ -238,12 +243,19 @@ def compare(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem
     if before is None or before.callee is None or after.callee is None or after.problems:
         return tuple(problems)
     if site.action is Action.OVERRIDE and site.override is not None:
+        if site.target.endswith(".__init__") and not _reconstructed(after):
+            return tuple(problems)  # the provider never calls a subclass's __init__ itself
         mismatch = override_mismatch(site.override, before.callee, after.callee)
         problems += [mismatch] if mismatch else []
     elif site.call is not None and not before.problems:
         shift = positional_shift(site.call, before.callee, after.callee)
         problems += [shift] if shift else []
     return tuple(problems)
+
+
+def _reconstructed(verdict: Verdict) -> bool:
+    symbol = verdict.resolution.symbol
+    return symbol is not None and symbol.reconstructs
 
 
 def _newly_deprecated(before: Verdict | None, after: Verdict) -> Problem | None:

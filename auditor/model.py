@@ -223,6 +223,7 @@ class Symbol:
     deprecated_params: tuple[str, ...] = ()  # keywords it warns about when passed
     renamed: tuple[tuple[str, str], ...] = ()  # (old, new) keywords a wrapper still accepts
     positional_limit: int | None = None  # positional arguments past this still bind, warned
+    reconstructs: bool = False  # an __init__ whose class makes new instances of type(self)
 
 
 class Lookup(str, Enum):

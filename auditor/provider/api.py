@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from auditor.sources import SourceTree
 
 logger = logging.getLogger("drift_audit")
+_RECONSTRUCT = re.compile(r"type\(\s*self\s*\)\s*\(|self\.__class__\s*\(|\bcls\s*\(")
 _MARKER = re.compile(r"\(\)|\[\]|\[\*\]")
 MAX_DEPTH = 40
 DYNAMIC_ATTRIBUTES = ("__getattr__", "__getattribute__")
@@ -630,8 +631,20 @@ class ProviderAPI:
             deprecated = None  # positional use warns only when it happens (bind.py says so)
         return Symbol(
             function.path, SymbolKind.FUNCTION, found.signature, found.why, deprecated, params,
-            found.renamed, found.positional_limit,
+            found.renamed, found.positional_limit, self._reconstructs(function),
         )  # fmt: skip
+
+    def _reconstructs(self, function: griffe.Function) -> bool:
+        """An `__init__` whose class (or a provider base) makes new instances of whatever
+        class an object is (`type(self)(...)`, `self.__class__(...)`, `cls(...)`): then a
+        subclass's `__init__` is called by the provider itself."""
+        owner = function.parent
+        if function.name != "__init__" or not isinstance(owner, griffe.Class):
+            return False
+        return any(
+            klass is None or _RECONSTRUCT.search(_source(klass)) is not None
+            for klass in self._mro(owner, 0)
+        )
 
     def _constructor(self, cls: griffe.Class) -> tuple[Signature | None, str | None]:
         """The parameters `cls(...)` accepts, when they can be known statically."""

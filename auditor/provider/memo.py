@@ -277,6 +277,7 @@ def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
         "deprecated_params": list(symbol.deprecated_params),
         "renamed": [list(pair) for pair in symbol.renamed],
         "positional_limit": symbol.positional_limit,
+        "reconstructs": symbol.reconstructs,
         "returns": None if signature is None else signature.returns,
         "params": None
         if signature is None
@@ -300,4 +301,5 @@ def _symbol_from_json(data: dict[str, Any]) -> Symbol:
         deprecated_params=tuple(data.get("deprecated_params", ())),
         renamed=tuple((str(a), str(b)) for a, b in data.get("renamed", ())),
         positional_limit=data.get("positional_limit"),
+        reconstructs=data.get("reconstructs") is True,
     )

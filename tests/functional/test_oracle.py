@@ -16,7 +16,14 @@ same classes:
 
 A probe whose source says `# oracle: unknown` is one the analysis cannot decide by design: the
 tool must stay silent there whatever Python did (those are counted, for docs/analysis.md).
-Any other disagreement fails the test, naming the probe, the version and both verdicts.
+
+Then the differential rule, release by release: audited against each version with the one
+before it as baseline, the tool's *new* findings in a probe must be what changed in Python:
+a probe that ran (ok or warn) and now fails is new with that failure, one that ran and now
+warns is a new warning, anything else (still fine, or failing in both) is nothing new. A
+probe marked `# oracle: differential` is checked only here (an override of a provider
+method can only break by what changed: its absolute verdict is not the tool's to give).
+Any disagreement fails the test, naming the probe, the version and both verdicts.
 """
 
 from __future__ import annotations
@@ -50,6 +57,7 @@ INTERPRETER = {
 class Probe:
     name: str  # widget.module.probe_x, as run_probes.py keys it
     unknown: bool  # `# oracle: unknown`: the tool must stay silent
+    differential: bool = False  # `# oracle: differential`: only the release-to-release check
 
 
 def idioms() -> list[Path]:
@@ -71,7 +79,9 @@ def probes(idiom: Path) -> dict[str, Probe]:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("probe_"):
                 body = "\n".join(lines[node.lineno - 1 : node.end_lineno])
                 name = f"{module}.{node.name}"
-                found[name] = Probe(name, "# oracle: unknown" in body)
+                found[name] = Probe(
+                    name, "# oracle: unknown" in body, "# oracle: differential" in body
+                )
     return found
 
 
@@ -86,16 +96,30 @@ def interpreter(idiom: Path, version: str) -> dict[str, str]:
     return outcomes
 
 
-def tool(idiom: Path, version: str, cache: Path) -> dict[str, str]:
-    """probe -> the tool's verdict, from its findings inside that probe's function."""
+def tool(idiom: Path, version: str, cache: Path, baseline: str | None = None) -> dict[str, str]:
+    """probe -> the tool's verdict, from its (new) findings inside that probe's function."""
+    from auditor.model import Status
     from auditor.pipeline import audit
 
     spec = f"acme @ {(idiom / 'provider' / version).as_uri()}"
-    report = audit(str(idiom / "consumer" / "widget"), [spec], cache_dir=cache, offline=True)
+    base = f"acme @ {(idiom / 'provider' / baseline).as_uri()}" if baseline else None
+    report = audit(
+        str(idiom / "consumer" / "widget"), [spec], baseline=base, cache_dir=cache, offline=True
+    )
     verdicts: dict[str, set[str]] = {}
     for finding in report.findings:
-        verdicts.setdefault(_probe_of(finding.scope), set()).add(finding.kind.slug)
+        if finding.status is Status.NEW:
+            verdicts.setdefault(_probe_of(finding.scope), set()).add(finding.kind.slug)
     return {probe: _reduce(kinds) for probe, kinds in verdicts.items()}
+
+
+def changed(before: str, after: str) -> str:
+    """What a new finding must say when Python went from `before` to `after`."""
+    if before in ("ok", "warn") and after not in ("ok", "warn"):
+        return after
+    if before == "ok" and after == "warn":
+        return "warn"
+    return "ok"
 
 
 def _probe_of(scope: str) -> str:
@@ -119,18 +143,32 @@ def test_the_tool_agrees_with_the_interpreter(idiom: Path, tmp_path: Path) -> No
     listed = probes(idiom)
     assert listed, f"{idiom.name}: no probe_* function"
     problems = []
+    python: dict[str, dict[str, str]] = {}
     for version in versions(idiom):
         ran = interpreter(idiom, version)
         said = tool(idiom, version, tmp_path / "cache")
         assert set(ran) == set(listed), (set(ran) ^ set(listed), "probes the runner saw")
+        python[version] = {n: INTERPRETER.get(o, f"other: {o}") for n, o in ran.items()}
         for name, probe in listed.items():
-            python = INTERPRETER.get(ran[name], f"other: {ran[name]}")
-            ours = said.get(name, "ok")
-            expected = "ok" if probe.unknown else python
-            if python.startswith("other"):
+            verdict, ours = python[version][name], said.get(name, "ok")
+            expected = "ok" if probe.unknown else verdict
+            if verdict.startswith("other"):
                 problems.append(f"{version} {name}: the fixture raised {ran[name]}")
-            elif ours != expected:
-                problems.append(f"{version} {name}: python {python}, drift-audit {ours}")
+            elif ours != expected and not probe.differential:
+                problems.append(f"{version} {name}: python {verdict}, drift-audit {ours}")
+    ordered = versions(idiom)
+    for before, after in zip(ordered, ordered[1:], strict=False):
+        said = tool(idiom, after, tmp_path / "cache", baseline=before)
+        for name, probe in listed.items():
+            if probe.unknown:
+                continue
+            expected = changed(python[before][name], python[after][name])
+            ours = said.get(name, "ok")
+            if ours != expected:
+                problems.append(
+                    f"{before}->{after} {name}: python {python[before][name]} -> "
+                    f"{python[after][name]}, drift-audit new {ours}"
+                )
     assert not problems, f"{idiom.name}:\n  " + "\n  ".join(problems)
 
 
