@@ -101,7 +101,8 @@ def collect_findings(
     owned: set[tuple[Finding, str]] = set()
     for audit in audits:
         context = _Context(audit.checks, scan.handlers)
-        owned.update((f, audit.provider) for c in audit.checks for f in _site_findings(c, context))
+        found = [(f, c.site) for c in audit.checks for f in _site_findings(c, context)]
+        owned.update((_with_uses(f, site, context), audit.provider) for f, site in found)
     first = audits[0].provider if audits else ""
     owned.update((_unparsable(u, first), first) for u in scan.unparsable)
     decorated = [(_decorate(f, scan, graph, baselined), owner) for f, owner in owned]
@@ -199,6 +200,7 @@ class _Context:
         self, checks: Sequence[SiteCheck], handlers: Mapping[str, tuple[Handled, ...]]
     ) -> None:
         self.handlers = handlers
+        self.folded: dict[tuple[str, str], set[int]] = {}  # (path, import target) -> lines
         self.imports: dict[tuple[str, str], SiteCheck] = {}
         self.failing: dict[tuple[str, str], set[tuple[str, bool]]] = {}
         # (path, version) -> {(import target, module_only)} of imports that fail there
@@ -233,6 +235,7 @@ class _Context:
             reaches = site.target == target or site.target.startswith((target + ".", target + "("))
             binds = target == via or via.startswith(target + ".")
             if reaches and (binds or (module_only and target.startswith(via + "."))):
+                self.folded.setdefault((site.location.path, target), set()).add(site.location.line)
                 return True
         return False
 
@@ -245,6 +248,16 @@ class _Context:
             if verdict is not None and not _removal(verdict.problems):
                 return True
         return False
+
+
+def _with_uses(finding: Finding, site: Site, context: _Context) -> Finding:
+    """A failing import's finding, with the lines of its file that use the name it binds
+    (folded into it: the same root cause)."""
+    if site.action is not Action.IMPORT or finding.kind not in REMOVALS:
+        return finding
+    lines = context.folded.get((site.location.path, site.target), set())
+    lines.discard(site.location.line)
+    return replace(finding, also_at=tuple(sorted(lines))) if lines else finding
 
 
 def _removal(problems: Iterable[Problem]) -> bool:

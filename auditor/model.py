@@ -270,6 +270,7 @@ class Finding:
     suggestion: str | None = None
     status: Status = Status.NEW
     source: tuple[tuple[int, str], ...] = ()  # (line, text) around the site, for reports
+    also_at: tuple[int, ...] = ()  # lines of the same file that use what this reports gone
 
     @property
     def severity(self) -> Severity:

@@ -300,9 +300,9 @@ class ProviderAPI:
                 continue  # a module path never goes through a call or an item
             module = self._module(".".join(plain[:size]))
             if module is not None:
-                if size > 1 and not (module_only and size == len(plain)):
-                    if self._shadowed(".".join(plain[: size - 1]), plain[size - 1]):
-                        continue  # `pkg.name` is what pkg/__init__ binds, not the submodule
+                attribute = size > 1 and not (module_only and size == len(plain))
+                if attribute and self._shadowed(".".join(plain[: size - 1]), plain[size - 1]):
+                    continue  # `pkg.name` is what pkg/__init__ binds, not the submodule
                 if parts[size - 1] != plain[size - 1]:
                     raise Unknown(f"calling or subscripting module {module.path}")
                 return module, size

@@ -5,7 +5,8 @@
 # a previous report. Takes a Report; gives a string, or a Report from text or a file.
 # `severity`, `message`, `first_broken` and `fingerprint` are derived from a Finding's facts:
 # they are written for readers and ignored on load. `scope` and `source` are extra fields
-# (not in DESIGN's list) that the fingerprint and the text reporter need.
+# (not in DESIGN's list) that the fingerprint and the text reporter need; `also_used_at`
+# (optional) lists the lines of the same file that use a name an import finding reports gone.
 # A report made by audit() (one with `providers`) also has the top-level keys `providers`
 # (every provider; `provider` stays the first, for readers of the original shape), `matrix`
 # (the drift timeline: one column per provider release, one row per finding, in order),
@@ -127,6 +128,7 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
         "status": finding.status.value,
         "scope": finding.scope,
         "source": [[number, text] for number, text in finding.source],
+        **({"also_used_at": list(finding.also_at)} if finding.also_at else {}),
     }
 
 
@@ -325,7 +327,14 @@ def _finding(value: object, where: str) -> Finding:
         suggestion=_get(data, "suggestion", _OPT_STR, where),
         status=_status(_get(data, "status", str, where), where),
         source=_source(_get_extra(data, "source", list, where, []), where),
+        also_at=_lines(_get_extra(data, "also_used_at", list, where, []), where),
     )
+
+
+def _lines(values: list[Any], where: str) -> tuple[int, ...]:
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise AuditError(f"{where}.also_used_at: expected a list of line numbers", hint=_HINT)
+    return tuple(values)
 
 
 def _location(data: Mapping[str, Any], where: str) -> Location:

@@ -246,6 +246,10 @@ def _detail_lines(finding: Finding, pal: Palette) -> list[str]:
     if finding.suggestion:
         suggestion = _continued(finding.suggestion, INDENT + "  ")
         out.append(f"{INDENT}{pal.green}suggestion:{pal.reset} {suggestion}")
+    if finding.also_at:
+        lines = ", ".join(str(n) for n in finding.also_at)
+        label = "line" if len(finding.also_at) == 1 else "lines"
+        out.append(f"{INDENT}{pal.dim}also used at:{pal.reset} {label} {lines}")
     if finding.reached_from:
         chain = terminal(" -> ".join(finding.reached_from[0]))
         out.append(f"{INDENT}{pal.dim}reached from:{pal.reset} {chain}")
