@@ -29,6 +29,7 @@ Any disagreement fails the test, naming the probe, the version and both verdicts
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import subprocess
 import sys
@@ -157,7 +158,7 @@ def test_the_tool_agrees_with_the_interpreter(idiom: Path, tmp_path: Path) -> No
             elif ours != expected and not probe.differential:
                 problems.append(f"{version} {name}: python {verdict}, drift-audit {ours}")
     ordered = versions(idiom)
-    for before, after in zip(ordered, ordered[1:], strict=False):
+    for before, after in itertools.pairwise(ordered):
         said = tool(idiom, after, tmp_path / "cache", baseline=before)
         for name, probe in listed.items():
             if probe.unknown:

@@ -1,0 +1,335 @@
+"""What calls do in evaluated provider code.
+
+What it owns: the calls the namespace evaluator follows: `warnings.warn` (a deprecation, by
+its category's name), `importlib.import_module`, the builtins that build or read containers
+(`set`, `dict`, `sorted`, `len`, `getattr`, `dir`, `globals()`, `vars()`, `setattr` on
+`sys.modules[__name__]`), the methods of strings, dicts, sets and lists (a mutation with a key
+not known makes the container Partial), provider functions (through the Evaluator), and the
+module-level assignments that install a namespace model: `lazy_loader.attach`/`attach_stub`,
+a factory's `__getattr__`, `sys.modules[__name__] = ...LazyModule(...)`. Any other call is
+opaque: its value is UNKNOWN.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from auditor.provider.pyvalues import (
+    UNKNOWN,
+    Function,
+    GlobalsView,
+    Partial,
+    Raised,
+    Ref,
+    Stop,
+    absolute,
+    as_attrs,
+    as_set,
+    convert,
+    dotted,
+    is_sys_modules_self,
+    iterate,
+    target_names,
+)
+
+if TYPE_CHECKING:
+    from auditor.provider.frame import Frame
+
+DEPRECATIONS = frozenset({"DeprecationWarning", "PendingDeprecationWarning", "FutureWarning"})
+LAZY_ATTACH = frozenset({"lazy_loader.attach"})
+LAZY_ATTACH_STUB = frozenset({"lazy_loader.attach_stub"})
+STR_METHODS = frozenset(
+    {"startswith", "endswith", "lower", "upper", "strip", "lstrip", "rstrip", "replace",
+     "split", "rsplit", "partition", "rpartition", "removeprefix", "removesuffix", "join",
+     "format", "isidentifier", "islower", "isupper", "title", "capitalize"}
+)  # fmt: skip
+
+
+def call(frame: Frame, expr: ast.Call, *, statement: bool, certain: bool) -> Any:
+    func = frame.value(expr.func)
+    callee = frame.canonical(expr.func)
+    args = [frame.value(a) for a in expr.args if not isinstance(a, ast.Starred)]
+    kwargs = {k.arg: frame.value(k.value) for k in expr.keywords if k.arg}
+    if any(isinstance(a, ast.Starred) for a in expr.args) or any(
+        k.arg is None for k in expr.keywords
+    ):
+        return _opaque(frame, statement)
+    if isinstance(func, tuple) and len(func) == 3 and func[0] == "method":
+        return _method(frame, func[1], func[2], args, kwargs, expr, certain)
+    if callee in ("warnings.warn", "warn") or (callee or "").endswith("warnings.warn"):
+        _warn(frame, expr, args)
+        return None
+    if callee in ("importlib.import_module", "import_module") or (callee or "").endswith(
+        ".import_module"
+    ):
+        return _import_module(frame, args, kwargs)
+    if isinstance(func, Ref) and func.path.startswith("builtins."):
+        return _builtin(frame, func.path[9:], args, kwargs, expr)
+    if callee == "setattr" or (isinstance(func, Ref) and func.path == "builtins.setattr"):
+        return _setattr(frame, expr)
+    if isinstance(func, Function) or (isinstance(func, Ref) and frame.ev_function(func.path)):
+        function = func if isinstance(func, Function) else frame.ev_function(func.path)
+        assert function is not None
+        return frame.ev.call(function, args, kwargs, frame.depth + 1, caller=frame)
+    if callee == "sys.modules.get" or callee == "sys.modules.__getitem__":
+        return UNKNOWN
+    return _opaque(frame, statement)
+
+
+def _opaque(frame: Frame, statement: bool) -> Any:
+    """A call we do not follow: its value is not known (as a statement, it is passed over:
+    it may have effects, but none that serves or refuses a name)."""
+    return UNKNOWN
+
+
+def _warn(frame: Frame, expr: ast.Call, args: list[Any]) -> None:
+    """`warnings.warn(message, category)`: a deprecation when the category is one (by its
+    name, as written: DeprecationWarning, FutureWarning, a provider's subclass named so)."""
+    category = expr.args[1] if len(expr.args) > 1 else None
+    for keyword in expr.keywords:
+        if keyword.arg == "category":
+            category = keyword.value
+    if category is None:
+        return  # a UserWarning: not a deprecation
+    name = (frame.canonical(category) or "").rsplit(".", 1)[-1]
+    if not (name in DEPRECATIONS or "Deprecat" in name):
+        return
+    frame.deprecated = args[0] if args and isinstance(args[0], str) else "deprecated"
+
+
+def _import_module(frame: Frame, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    name = args[0] if args else kwargs.get("name")
+    package = args[1] if len(args) > 1 else kwargs.get("package")
+    if not isinstance(name, str):
+        return UNKNOWN
+    if name.startswith("."):
+        if not isinstance(package, str):
+            return UNKNOWN
+        level = len(name) - len(name.lstrip("."))
+        return Ref(absolute(name.lstrip("."), level, package), module=True)
+    return Ref(name, module=True)
+
+
+def _builtin(
+    frame: Frame, name: str, args: list[Any], kwargs: dict[str, Any], expr: ast.Call
+) -> Any:
+    if name in ("globals", "vars") and not args:
+        return GlobalsView()
+    if name == "getattr" and len(args) >= 2 and isinstance(args[1], str):
+        owner = args[0]
+        if isinstance(owner, Ref):
+            return Ref(f"{owner.path}.{args[1]}")
+        return UNKNOWN
+    if name == "dir" and len(args) == 1 and isinstance(args[0], Ref):
+        frame.ev.read(args[0].path)
+        names = frame.ev.host.member_names(args[0].path)
+        return tuple(names) if names is not None else UNKNOWN
+    if name == "setattr":
+        return _setattr(frame, expr)
+    if name in ("set", "frozenset", "list", "tuple", "sorted", "dict") and len(args) <= 1:
+        return convert(name, args[0] if args else (), kwargs)
+    if name == "len" and len(args) == 1:
+        seq = iterate(args[0])
+        return len(seq) if seq is not None else UNKNOWN
+    return UNKNOWN
+
+
+def _setattr(frame: Frame, expr: ast.Call) -> Any:
+    if len(expr.args) >= 2 and is_sys_modules_self(expr.args[0]):
+        frame.write(frame.value(expr.args[1]))
+    return None
+
+
+def _method(frame: Frame, owner: Any, method: str, args: list[Any], kwargs: dict[str, Any],
+    expr: ast.Call, certain: bool,
+) -> Any:  # fmt: skip
+    if isinstance(owner, GlobalsView):
+        return _globals_method(frame, method, args)
+    partial = isinstance(owner, Partial)
+    known = owner.known if partial else owner
+    if isinstance(known, str) and method in STR_METHODS:
+        if not all(isinstance(a, (str, int, tuple)) for a in args) or kwargs:
+            return UNKNOWN
+        try:
+            return getattr(known, method)(*args)
+        except (TypeError, ValueError):
+            return UNKNOWN
+    if isinstance(known, dict):
+        return _dict_method(frame, known, method, args, partial, expr)
+    if isinstance(known, (set, list)):
+        return _seq_method(frame, known, method, args, expr)
+    return UNKNOWN
+
+
+def _globals_method(frame: Frame, method: str, args: list[Any]) -> Any:
+    """`globals().update(...)`, `.setdefault(k, v)`, `.get(k)`, `.__setitem__(k, v)`."""
+    if method == "update":
+        other = args[0] if args else UNKNOWN
+        if isinstance(other, dict):
+            for key in other:
+                frame.write(key)
+        else:
+            frame.facts.written_unknown = True
+    elif method in ("__setitem__", "setdefault") and args:
+        frame.write(args[0])
+    elif method == "get" and args and isinstance(args[0], str):
+        try:
+            return frame.global_value(args[0])
+        except Raised:
+            return args[1] if len(args) > 1 else None
+    return None
+
+
+def _dict_method(
+    frame: Frame, known: dict[Any, Any], method: str, args: list[Any], partial: bool, expr: ast.Call
+) -> Any:
+    if method == "get" and args:
+        if args[0] in known:
+            return known[args[0]]
+        return UNKNOWN if partial else (args[1] if len(args) > 1 else None)
+    if method in ("keys", "values", "items") and not partial:
+        return tuple(getattr(known, method)())
+    if method == "update" and args:
+        other = args[0]
+        if isinstance(other, dict):
+            known.update(other)
+        else:
+            _poison_expr(frame, expr)
+        return None
+    if method == "setdefault" and args:
+        if args[0] is UNKNOWN:
+            _poison_expr(frame, expr)
+            return UNKNOWN
+        return known.setdefault(args[0], args[1] if len(args) > 1 else None)
+    if method in ("pop", "clear"):
+        return UNKNOWN  # a removal: may remove what a name needs; stay unsure
+    return UNKNOWN
+
+
+def _seq_method(
+    frame: Frame, known: set[Any] | list[Any], method: str, args: list[Any], expr: ast.Call
+) -> Any:
+    if method in ("add", "append") and args:
+        if args[0] is UNKNOWN:
+            _poison_expr(frame, expr)
+        elif isinstance(known, set):
+            known.add(args[0])
+        else:
+            known.append(args[0])
+        return None
+    if method in ("update", "extend") and args:
+        seq = iterate(args[0])
+        if seq is None:
+            _poison_expr(frame, expr)
+        elif isinstance(known, set):
+            known.update(seq)
+        else:
+            known.extend(seq)
+        return None
+    return UNKNOWN
+
+
+def _poison_expr(frame: Frame, expr: ast.Call) -> None:
+    func = expr.func
+    if isinstance(func, ast.Attribute):
+        owner = func.value
+        called = owner.func if isinstance(owner, ast.Call) else None
+        if isinstance(called, ast.Name) and called.id in ("globals", "vars"):
+            frame.facts.written_unknown = True
+            return
+        if isinstance(owner, ast.Name):
+            frame.poison(owner)
+        elif isinstance(owner, ast.Subscript):
+            frame.poison(owner.value)
+
+
+def lazy_assign(frame: Frame, node: ast.Assign) -> bool:
+    """`__getattr__, __dir__, __all__ = lazy_loader.attach(...)`, a factory's
+    `__getattr__ = make(...)`, or `sys.modules[__name__] = SomeLazyModule(...)`."""
+    call = node.value
+    if not isinstance(call, ast.Call):
+        return False
+    names = [n for t in node.targets for n in target_names(t)]
+    if "__getattr__" in names:
+        frame.facts.getattr = _getattr_model(frame, call)
+        return True
+    if any(is_sys_modules_self(t) for t in node.targets):
+        frame.facts.lazy_module = _lazy_module_model(frame, call)
+        return True
+    return False
+
+
+def _getattr_model(frame: Frame, call: ast.Call) -> Any:
+    callee = frame.canonical(call.func)
+    args = [frame.value(a) for a in call.args]
+    kwargs = {k.arg: frame.value(k.value) for k in call.keywords if k.arg}
+    if callee in LAZY_ATTACH:
+        submodules = as_set(kwargs.get("submodules", args[1] if len(args) > 1 else ()))
+        attrs = as_attrs(kwargs.get("submod_attrs", args[2] if len(args) > 2 else {}))
+        return ("lazy", submodules, attrs, set())
+    if callee in LAZY_ATTACH_STUB:
+        return _stub_model(frame)
+    factory = frame.value(call.func)
+    if isinstance(factory, Ref):
+        factory = frame.ev_function(factory.path)
+    if isinstance(factory, Function):
+        try:
+            result = frame.ev.call(factory, args, kwargs, frame.depth + 1)
+        except (Stop, Raised):
+            return UNKNOWN
+        if isinstance(result, tuple) and result:
+            result = result[0]
+        return result if isinstance(result, Function) else UNKNOWN
+    return UNKNOWN
+
+
+def _stub_model(frame: Frame) -> Any:
+    stub = frame.ev.host.stub_ast(frame.facts.module)
+    frame.facts.deps.add(frame.facts.module)
+    if stub is None:
+        return UNKNOWN
+    submodules: set[str] = set()
+    attrs: dict[str, set[str]] = {}
+    for node in stub.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names = {a.asname or a.name for a in node.names if a.name != "*"}
+            if node.module is None:
+                submodules |= names
+            else:
+                attrs.setdefault(node.module, set()).update(names)
+        elif isinstance(node, (ast.ImportFrom, ast.Import)):
+            continue
+    return ("lazy", submodules, attrs, set())
+
+
+def _lazy_module_model(frame: Frame, call: ast.Call) -> Any:
+    callee = dotted(call.func) or ""
+    if not callee.rsplit(".", 1)[-1].endswith("LazyModule"):
+        return UNKNOWN
+    structure: Any = UNKNOWN
+    extra: Any = set()
+    for arg in call.args:
+        value = frame.value(arg)
+        if isinstance(value, (dict, Partial)) and structure is UNKNOWN:
+            structure = value
+    for keyword in call.keywords:
+        if keyword.arg == "import_structure":
+            structure = frame.value(keyword.value)
+        elif keyword.arg == "extra_objects":
+            found = frame.value(keyword.value)
+            extra = set(found) if isinstance(found, dict) else UNKNOWN
+    partial = isinstance(structure, Partial)
+    known = structure.known if partial else structure
+    if not isinstance(known, dict):
+        return UNKNOWN
+    submodules: Any = set(known)
+    attrs: dict[str, Any] = {}
+    for key, value in known.items():
+        names = as_set(value)
+        attrs[key] = names if names is not UNKNOWN else Partial(set())
+    if partial:
+        submodules = Partial(submodules)
+    if extra is UNKNOWN:
+        return UNKNOWN
+    return ("lazy", submodules, attrs, extra)
