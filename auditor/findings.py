@@ -29,9 +29,18 @@ if TYPE_CHECKING:
 
     from auditor.bind import Problem, Verdict
     from auditor.graph import CallGraph
-    from auditor.model import ConsumerScan, Handled, ProviderInfo, Report, Site, Unparsable
+    from auditor.model import (
+        ConsumerScan,
+        Handled,
+        ProviderInfo,
+        Report,
+        Site,
+        Unparsable,
+        VersionGate,
+    )
 
 REMOVALS = (Kind.REMOVED_MODULE, Kind.REMOVED_SYMBOL)
+FOLDED = (Action.CALL, Action.ATTRIBUTE, Action.SUBCLASS)  # uses an import's failure covers
 CONTEXT_LINES = 2
 MAX_SITE_LINES = 12
 # Every text a finding carries is bounded, with a visible cut, so that no input (a 1 MB
@@ -100,7 +109,7 @@ def collect_findings(
     baselined = frozenset(f.fingerprint for f in recorded)
     owned: set[tuple[Finding, str]] = set()
     for audit in audits:
-        context = _Context(audit.checks, scan.handlers)
+        context = _Context(audit.checks, scan.handlers, scan.gates)
         found = [(f, c.site) for c in audit.checks for f in _site_findings(c, context)]
         owned.update((_with_uses(f, site, context), audit.provider) for f, site in found)
     first = audits[0].provider if audits else ""
@@ -197,9 +206,13 @@ class _Context:
     """Cross-site facts: failing imports per file, and verdicts of import alternatives."""
 
     def __init__(
-        self, checks: Sequence[SiteCheck], handlers: Mapping[str, tuple[Handled, ...]]
+        self,
+        checks: Sequence[SiteCheck],
+        handlers: Mapping[str, tuple[Handled, ...]],
+        gates: Mapping[str, tuple[VersionGate, ...]],
     ) -> None:
         self.handlers = handlers
+        self.gates = gates
         self.folded: dict[tuple[str, str], set[int]] = {}  # (path, import target) -> lines
         self.imports: dict[tuple[str, str], SiteCheck] = {}
         self.failing: dict[tuple[str, str], set[tuple[str, bool]]] = {}
@@ -213,6 +226,17 @@ class _Context:
                     key = (check.site.location.path, version)
                     entry = (check.site.target, check.site.module_only)
                     self.failing.setdefault(key, set()).add(entry)
+
+    def dead_at(self, site: Site, version: str) -> bool:
+        """Whether a site's line does not run with this release: it is under a version test
+        of the same provider (`if tornado.version_info >= (5, 0):`) decided against it."""
+        line, root = site.location.line, site.target.split(".", 1)[0].split("(", 1)[0]
+        return any(
+            gate.first_line <= line <= gate.last_line
+            and gate.test.module.split(".", 1)[0] == root
+            and gate.test.runs(version) is False
+            for gate in self.gates.get(site.location.path, ())
+        )
 
     def handled_at(self, site: Site) -> list[Handled]:
         """The try/except blocks around a site's line (innermost last, any order)."""
@@ -283,10 +307,12 @@ def _as_known(problem: Problem, baseline: Verdict | None) -> Problem:
 
 
 def _excused(site: Site, problem: Problem, version: str, context: _Context) -> bool:
+    if context.dead_at(site, version):
+        return True  # `if tornado.version_info < (5, 0): ...` does not run with 5.0
     raised = _raises(site, problem)
     if raised is None:
         return False  # warnings and infos: nothing is raised, nothing can catch it
-    through_import = problem.kind in REMOVALS and site.action in (Action.CALL, Action.ATTRIBUTE)
+    through_import = problem.kind in REMOVALS and site.action in FOLDED
     if through_import and context.covered_by_import(site, version):
         return True
     blocks = context.handled_at(site)

@@ -11,6 +11,8 @@ provider's canonical dotted path; `target` and `baseline` are provider versions.
 from __future__ import annotations
 
 import hashlib
+import operator
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -115,6 +117,8 @@ class ConsumerScan:
     # path -> line -> kinds ignored there (empty set: bare `# drift-audit: ignore`)
     handlers: Mapping[str, tuple[Handled, ...]] = field(default_factory=dict)
     # path -> the `try` bodies and `except` blocks of that file, with what they catch
+    gates: Mapping[str, tuple[VersionGate, ...]] = field(default_factory=dict)
+    # path -> the lines that run only for some releases of a provider (decided version tests)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +132,48 @@ class Handled:
     # a try body: its handlers in order, (names, whether the handler only fails: logs,
     # re-raises, wraps or returns an error, rather than providing an alternative, its line)
     handlers: tuple[tuple[frozenset[str], bool, int], ...] = ()
+
+
+RELEASE = re.compile(r"\d+(?:\.\d+)*")  # a final release: no pre, post or dev part
+_OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+@dataclass(frozen=True, slots=True)
+class VersionTest:
+    """A comparison of a provider's release with a literal: `tornado.version_info >= (5, 0)`
+    is `VersionTest("tornado", ">=", (5, 0), 0)`; `prefix` is how many leading parts are
+    compared (0: all, padded with zeros; 1: `version_info[0]`; n: `version_info[:n]`)."""
+
+    module: str
+    op: str
+    version: tuple[int, ...]
+    prefix: int = 0
+    exact: bool = True  # False: a tuple of unknown length, where `>`/`<=` on an equal prefix
+    # depend on that length (Python: (5, 0, 0, 0) > (5, 0)); those stay undecided
+    runs_if: bool = True  # the guarded lines run when the comparison holds (False: when not)
+
+    def runs(self, release: str) -> bool | None:
+        """Whether the lines run with this release of the module's distribution; None when
+        the release cannot be compared (a pre-release, a local version)."""
+        if not RELEASE.fullmatch(release):
+            return None
+        parts = tuple(int(p) for p in release.split("."))
+        width = self.prefix or max(len(parts), len(self.version))
+        have = (parts + (0,) * width)[:width]
+        want = (self.version + (0,) * width)[:width]
+        if not self.exact and self.op in (">", "<=") and have[: len(self.version)] == self.version:
+            return None
+        holds: bool = _OPS[self.op](have, want)
+        return holds == self.runs_if
+
+
+@dataclass(frozen=True, slots=True)
+class VersionGate:
+    """Lines that run only under a decided version test (an `if` branch, or its `else`)."""
+
+    first_line: int
+    last_line: int
+    test: VersionTest
 
 
 # --------------------------------------------------------------------------- provider side

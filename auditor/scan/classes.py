@@ -68,7 +68,7 @@ def _class_sites(
             location = facts.positions.location(base.span)
             guarded = cls.guarded or base.uncertain
             site = Site(Action.SUBCLASS, base.path, cls.qualname, location, None, guarded)
-            out.append(replace(site, alternatives=base.alternatives))
+            out.append(replace(site, alternatives=base.alternatives, via=base.via))
     provider = _first_provider(bases, cls.qualname, resolver)
     if provider is not None:
         overridable = (m for m in cls.methods if _overridable(m))

@@ -163,6 +163,7 @@ def _assemble(
         lines=lines,
         suppressions=ignored,
         handlers={f.path: tuple(f.handled) for f in walked if f.handled},
+        gates={f.path: tuple(f.gates) for f in walked if f.gates},
     )
 
 

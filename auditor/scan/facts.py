@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Final
 
-from auditor.model import CallShape, Definition, Edge, Handled, Location, Site
+from auditor.model import CallShape, Definition, Edge, Handled, Location, Site, VersionGate
 
 if TYPE_CHECKING:
     import ast
@@ -163,3 +163,4 @@ class FileFacts:
     attr_stores: list[AttrStore] = field(default_factory=list)
     functions: list[FunctionFacts] = field(default_factory=list)
     handled: list[Handled] = field(default_factory=list)
+    gates: list[VersionGate] = field(default_factory=list)

@@ -3,13 +3,24 @@
 # Owns: recognising `try` statements whose handlers catch an import failure, `with
 # contextlib.suppress(ImportError)`, `if TYPE_CHECKING:` and `if` statements that test a
 # version (`__version__`, `version(...)`, `Version(...)`, `parse(...)`, `sys.version_info`,
-# `importlib.metadata`, names like `VLLM_VERSION` or `vllm_version`).
+# `importlib.metadata`, names like `VLLM_VERSION` or `vllm_version`), and deciding the version
+# tests that compare a provider's release with a literal (`tornado.version_info >= (5, 0)`).
 # Takes: ast nodes. Gives: booleans to the walker, which marks every site inside such a
 # block `guarded=True` (the consumer already expects the provider to move there).
 from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from auditor.model import RELEASE as _RELEASE
+from auditor.model import VersionTest
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    Reading = tuple[str, int, bool]  # (module, prefix, wrapped)
 
 _IMPORT_FAILURES = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 _WORD_SPLIT = re.compile(r"_+|(?<=[a-z0-9])(?=[A-Z])")
@@ -138,3 +149,108 @@ def is_version_check(test: ast.expr, source: str | None = None) -> bool:
     if source is not None and _VERSION_HINT.search(source) is None:
         return False
     return any(_mentions_version(node) for node in ast.walk(test))
+
+
+# ---------------------------------------------------------------- decided version tests
+
+_ORDER = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_VERSION_TUPLES = frozenset({"version_info", "VERSION", "__version_info__", "VERSION_INFO"})
+_VERSION_WRAPPERS = frozenset({"Version", "parse", "parse_version", "LooseVersion"})
+
+
+def version_test(
+    test: ast.expr,
+    resolve: Callable[[str], str | None],
+    flags: Mapping[str, VersionTest],
+) -> VersionTest | None:
+    """A test of a provider's release that can be decided per release, or None.
+
+    `tornado.version_info >= (5, 0)`, `tornado.version_info[0] < 5`, `Version(m.__version__)
+    >= Version("2.0")` (also `parse`), `not` of one, or a name bound at module level to one
+    (`flags`). `resolve` gives the module path a local name is bound to by an import."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = version_test(test.operand, resolve, flags)
+        return None if inner is None else replace(inner, runs_if=not inner.runs_if)
+    if isinstance(test, ast.Name):
+        return flags.get(test.id)
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return None
+    op = _ORDER.get(type(test.ops[0]))
+    if op is None:
+        return None
+    left, right = test.left, test.comparators[0]
+    read = _version_reading(left, resolve)
+    literal = _version_literal(right)
+    if read is None or literal is None:
+        read, literal, op = _version_reading(right, resolve), _version_literal(left), _FLIPPED[op]
+    if read is None or literal is None:
+        return None
+    module, prefix, wrapped = read
+    if (prefix == 1) != isinstance(literal, int):
+        return None
+    version = (literal,) if isinstance(literal, int) else literal
+    exact = wrapped or prefix == len(version)  # Version(): "5.0" == "5.0.0"; [0] < 5
+    return VersionTest(module, op, version, prefix, exact)
+
+
+def _version_reading(expr: ast.expr, resolve: Callable[[str], str | None]) -> Reading | None:
+    """(module, prefix, wrapped) for `m.version_info` (prefix 0: all of it),
+    `m.version_info[0]` (1), `m.version_info[:2]` (2), `Version(m.__version__)` (0, wrapped:
+    compared as packaging compares releases)."""
+    if isinstance(expr, ast.Call):
+        if _last_name(expr.func) not in _VERSION_WRAPPERS or len(expr.args) != 1:
+            return None
+        inner = expr.args[0]
+        if isinstance(inner, ast.Attribute) and inner.attr == "__version__":
+            module = _module_of(inner.value, resolve)
+            return (module, 0, True) if module else None
+        return None
+    if isinstance(expr, ast.Subscript):
+        whole = _version_reading(expr.value, resolve)
+        if whole is None or whole[2] or whole[1] != 0:
+            return None
+        index = expr.slice
+        if isinstance(index, ast.Constant) and index.value == 0:
+            return whole[0], 1, False
+        if (
+            isinstance(index, ast.Slice)
+            and index.lower is None
+            and index.step is None
+            and isinstance(index.upper, ast.Constant)
+            and isinstance(index.upper.value, int)
+            and index.upper.value > 0
+        ):
+            return whole[0], index.upper.value, False
+        return None
+    if isinstance(expr, ast.Attribute) and expr.attr in _VERSION_TUPLES:
+        module = _module_of(expr.value, resolve)
+        return (module, 0, False) if module else None
+    return None
+
+
+def _module_of(expr: ast.expr, resolve: Callable[[str], str | None]) -> str | None:
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    head = resolve(expr.id)
+    return ".".join([head, *reversed(parts)]) if head else None
+
+
+def _version_literal(expr: ast.expr) -> tuple[int, ...] | int | None:
+    if isinstance(expr, ast.Call) and _last_name(expr.func) in _VERSION_WRAPPERS:
+        if len(expr.args) == 1 and isinstance(expr.args[0], ast.Constant):
+            text = expr.args[0].value
+            if isinstance(text, str) and _RELEASE.fullmatch(text):
+                return tuple(int(p) for p in text.split("."))
+        return None
+    if isinstance(expr, ast.Constant) and type(expr.value) is int:
+        return expr.value
+    if isinstance(expr, ast.Tuple) and expr.elts:
+        items = [e.value if isinstance(e, ast.Constant) else None for e in expr.elts]
+        if all(type(i) is int for i in items):
+            return tuple(i for i in items if isinstance(i, int))
+    return None

@@ -31,6 +31,7 @@ class ResolvedBase:
     span: Span
     alternatives: tuple[str, ...] = ()
     uncertain: bool = False  # some candidates for the base are not the provider's
+    via: str | None = None  # the provider path the base's root name is bound to
 
 
 def _join(path: str, attrs: Iterable[str]) -> str:
@@ -272,7 +273,9 @@ class Resolver:
             provider = [p for p in paths if self.is_provider(p)]
             if provider:
                 uncertain = len(provider) < len(paths)
-                out.append(ResolvedBase(provider[0], True, span, tuple(provider[1:]), uncertain))
+                via = next((p for p in binding.paths if self.is_provider(p)), None)
+                alternatives = tuple(provider[1:])
+                out.append(ResolvedBase(provider[0], True, span, alternatives, uncertain, via))
             elif consumer := [p for p in paths if p in self._classes]:
                 out.append(ResolvedBase(consumer[0], False, span))
         return tuple(out)

@@ -15,9 +15,10 @@ from __future__ import annotations
 import ast
 import re
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from auditor.model import Definition, Edge, Handled
+from auditor.model import Definition, Edge, Handled, VersionGate
 from auditor.scan import guards
 from auditor.scan.calls import call_chain, call_shape, dotted_chain, super_call
 from auditor.scan.facts import (
@@ -37,7 +38,7 @@ from auditor.scan.scopes import Scope, Source, SourceKind
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
 
-    from auditor.model import CallShape
+    from auditor.model import CallShape, VersionTest
     from auditor.scan.calls import Chain
     from auditor.scan.facts import FileFacts, Span
     from auditor.scan.scopes import ScopeKind
@@ -57,6 +58,8 @@ class Walker:
         self.guarded = stub  # a stub is never executed: everything in it is guarded
         self.fallback = False  # stores here do not hide an imported name
         self.klass: ClassFacts | None = None
+        self.flags: dict[str, VersionTest] = {}  # module-level names bound to a version test
+        self.assigned: set[str] = set()  # module-level names assigned (a flag: only once)
 
     def run(self, tree: ast.Module) -> FileFacts:
         self._body(tree.body)
@@ -85,8 +88,23 @@ class Walker:
                 self.visit(value)
 
     def _body(self, nodes: Iterable[ast.AST]) -> None:
-        for node in nodes:
+        block = list(nodes)
+        for i, node in enumerate(block):
             self.visit(node)
+            if isinstance(node, ast.If) and i + 1 < len(block):
+                self._gate_rest(node, block[i + 1 :])
+
+    def _gate_rest(self, node: ast.If, rest: list[ast.AST]) -> None:
+        """`if tornado.version_info >= (5, 0): return new()` then `return old()`: the lines
+        after an `if` whose one branch always leaves run only when the other is taken."""
+        test = guards.version_test(node.test, self._import_of, self.flags)
+        following = [n for n in rest if isinstance(n, ast.stmt)]
+        if test is None or len(following) != len(rest):
+            return
+        if _leaves(node.body) and not node.orelse:
+            self._gate(following, replace(test, runs_if=not test.runs_if))
+        elif _leaves(node.orelse) and not _leaves(node.body):
+            self._gate(following, test)
 
     @contextmanager
     def _context(self, *, guarded: bool = False, fallback: bool = False) -> Iterator[None]:
@@ -307,6 +325,8 @@ class Walker:
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self.visit(node.value)
+        if self.scope is self.facts.module_scope:
+            self._flag(node)
         source = self._value(node.value)
         for target in node.targets:
             self._assign(target, source)
@@ -316,6 +336,33 @@ class Walker:
         if node.value is not None:
             self.visit(node.value)
         self._assign(node.target, self._value(node.annotation, SourceKind.ANNOTATION))
+
+    def _flag(self, node: ast.Assign) -> None:
+        """`IOLOOP_REMOVED = tornado.version_info >= (5, 0)`: a name that stands for a
+        version test wherever `if` tests it (if it is assigned only this once)."""
+        names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        for name in names:
+            self.flags.pop(name, None)
+        test = guards.version_test(node.value, self._import_of, self.flags)
+        for name in names:
+            if test is not None and name not in self.assigned and len(node.targets) == 1:
+                self.flags[name] = test
+            self.assigned.add(name)
+
+    def _import_of(self, name: str) -> str | None:
+        """The module a local name is bound to by an import, if one and only one."""
+        scope: Scope | None = self.scope
+        while scope is not None:
+            targets = scope.imports.get(name)
+            if targets:
+                return targets[0] if len(set(targets)) == 1 else None
+            scope = scope.parent
+        return None
+
+    def _gate(self, body: list[ast.stmt], test: VersionTest) -> None:
+        if body:
+            first, last = body[0].lineno, _end(body[-1])
+            self.facts.gates.append(VersionGate(first, last, test))
 
     def _assign(self, target: ast.expr, source: Source) -> None:
         if isinstance(target, ast.Name):
@@ -492,7 +539,12 @@ class Walker:
                 self._body(node.body)
             with self._context(fallback=True):
                 self._body(node.orelse)
-        elif guards.is_version_check(node.test, self._source_of(node.test)):
+        elif (decided := guards.version_test(node.test, self._import_of, self.flags)) or (
+            guards.is_version_check(node.test, self._source_of(node.test))
+        ):
+            if decided is not None:
+                self._gate(node.body, decided)
+                self._gate(node.orelse, replace(decided, runs_if=not decided.runs_if))
             with self._context(guarded=True):
                 self.visit(node.test)
             first = self._branch(node.body, fallback=True)
@@ -534,6 +586,12 @@ def _child_fields(kind: type[ast.AST]) -> tuple[str, ...]:
     if fields is None:
         fields = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _NOT_CHILDREN)
     return fields
+
+
+def _leaves(body: list[ast.stmt]) -> bool:
+    """Whether a block never falls through to the next statement (it ends in return, raise,
+    continue or break)."""
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
 
 
 def _end(node: ast.stmt) -> int:

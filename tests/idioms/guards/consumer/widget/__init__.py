@@ -3,6 +3,7 @@ import logging
 import acme
 
 logger = logging.getLogger(__name__)
+VERIFY_REMOVED = acme.version_info >= (0, 2)  # a name standing for a version test
 
 
 def probe_import_with_an_alternative():
@@ -70,3 +71,36 @@ def probe_bare_handler_that_logs_an_import():
 
 def probe_plain_call_still_fits():
     return acme.fetch("u", timeout=3)
+
+
+def probe_version_test_keeps_the_old_keyword_in_its_branch():
+    if acme.version_info >= (0, 2):
+        return acme.fetch("u")
+    else:
+        return acme.fetch("u", verify=False)
+
+
+def probe_version_flag_keeps_the_old_keyword_in_its_branch():
+    if not VERIFY_REMOVED:
+        return acme.fetch("u", verify=False)
+    return acme.fetch("u")
+
+
+def probe_version_test_then_early_return():
+    if acme.version_info[:2] >= (0, 2):
+        return acme.fetch("u")
+    return acme.fetch("u", verify=False)
+
+
+def probe_version_test_with_a_bound_that_still_lets_it_run():
+    if acme.version_info >= (0, 1):
+        return acme.fetch("u", verify=False)
+    return acme.fetch("u")
+
+
+def probe_version_test_left_undecided_still_binds():
+    # `>` against a tuple whose length is not known: (0, 2, 0) > (0, 2) in Python, so the
+    # analysis does not decide it and binds the call as it always did
+    if acme.version_info > (0, 2):
+        return acme.fetch("u")
+    return acme.fetch("u", verify=False)

@@ -1,3 +1,7 @@
+__version__ = "0.1"
+version_info = (0, 1)
+
+
 def fetch(url, timeout=None, verify=True):
     return url
 
