@@ -57,7 +57,9 @@ class Verdict:
 
 
 class Resolver(Protocol):
-    def resolve(self, dotted: str, *, module_only: bool = False) -> Resolution: ...
+    def resolve(
+        self, dotted: str, *, module_only: bool = False, from_import: bool = False
+    ) -> Resolution: ...
 
 
 def bind(shape: CallShape, signature: Signature) -> tuple[Problem, ...]:
@@ -127,7 +129,10 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
         parent = resolver.resolve(module, module_only=True)
         if parent.status is Lookup.MISSING_MODULE:
             return Verdict(parent, (Problem(Kind.REMOVED_MODULE),))
-    resolution = resolver.resolve(_lookup_path(site), module_only=site.module_only)
+    from_import = site.action is Action.IMPORT and not site.module_only
+    resolution = resolver.resolve(
+        _lookup_path(site), module_only=site.module_only, from_import=from_import
+    )
     if resolution.status is Lookup.MISSING_MODULE:
         return Verdict(resolution, (Problem(Kind.REMOVED_MODULE),))
     if resolution.status is Lookup.MISSING_NAME:

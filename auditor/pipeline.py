@@ -307,7 +307,7 @@ class _VerdictMemo:
     def check(self, site: Site, api: MemoizedProvider) -> Verdict:
         entries = self._seen.setdefault(site, [])
         for queries, verdict in entries:
-            if all(api.resolve(d, module_only=m) == r for (d, m, r) in queries):
+            if all(api.resolve(d, module_only=m, from_import=f) == r for (d, m, f, r) in queries):
                 self.reused += 1
                 return verdict
         recorder = _RecordingResolver(api)
@@ -316,7 +316,7 @@ class _VerdictMemo:
         return verdict
 
 
-_Query = tuple[str, bool, "Resolution"]
+_Query = tuple[str, bool, bool, "Resolution"]  # dotted, module_only, from_import, answer
 
 
 class _RecordingResolver:
@@ -326,9 +326,11 @@ class _RecordingResolver:
         self.api = api
         self.queries: list[_Query] = []
 
-    def resolve(self, dotted: str, *, module_only: bool = False) -> Resolution:
-        resolution = self.api.resolve(dotted, module_only=module_only)
-        self.queries.append((dotted, module_only, resolution))
+    def resolve(
+        self, dotted: str, *, module_only: bool = False, from_import: bool = False
+    ) -> Resolution:
+        resolution = self.api.resolve(dotted, module_only=module_only, from_import=from_import)
+        self.queries.append((dotted, module_only, from_import, resolution))
         return resolution
 
 

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import griffe
 
 from auditor.model import Lookup, Resolution, Signature, Symbol, SymbolKind
-from auditor.provider import classes, dynamic, exprs, functions, wrappers
+from auditor.provider import classes, dynamic, exprs, functions, hooks, wrappers
 from auditor.provider.classes import Maker, Unknown
 from auditor.provider.paths import bare, candidates, module_files, prefixes
 
@@ -125,13 +125,17 @@ class ProviderAPI:
         self._modules: dict[str, griffe.Module | None] = {}
         self._collection = griffe.ModulesCollection()
         self._lines = griffe.LinesCollection()
-        self._cache: dict[tuple[str, bool], tuple[Resolution, frozenset[str]]] = {}
+        self._cache: dict[tuple[str, bool, bool], tuple[Resolution, frozenset[str]]] = {}
         self._decorators: dict[str, tuple[Maker | str | None, frozenset[str]]] = {}
         self._tracking: list[set[str]] = []  # modules touched by the lookups under way
         self.load_errors: dict[str, str] = {}
         self._wanted: set[str] = set()  # every prefix of every path asked about so far
         self._texts: dict[str, tuple[str, str]] = {}  # module -> (file, source text)
         self._dynamic: dynamic.Evaluator | None = None
+        self._stars: dict[tuple[str, str], tuple[tuple[Any, Unknown | None], frozenset[str]]] = {}
+        self._star_path: set[tuple[str, str]] = set()  # (source, name) of star lookups under way
+        self._cuts = 0  # star-import cycles cut so far (an answer below one is not kept)
+        self._static_all: dict[str, bool] = {}  # module -> whether its __all__ is as written
 
     @property
     def modules_loaded(self) -> int:
@@ -143,18 +147,24 @@ class ProviderAPI:
 
     # ------------------------------------------------------------------ public lookups
 
-    def resolve(self, dotted: str, *, module_only: bool = False) -> Resolution:
-        """What `dotted` is in this release: found (with a Symbol), missing, or unknown."""
-        return self.resolve_tracked(dotted, module_only=module_only)[0]
+    def resolve(
+        self, dotted: str, *, module_only: bool = False, from_import: bool = False
+    ) -> Resolution:
+        """What `dotted` is in this release: found (with a Symbol), missing, or unknown.
+
+        `from_import`: the path is `from <all but the last part> import <last part>`, whose
+        module part the import system imports (so no binding of a package shadows it)."""
+        return self.resolve_tracked(dotted, module_only=module_only, from_import=from_import)[0]
 
     def resolve_tracked(
-        self, dotted: str, *, module_only: bool = False
+        self, dotted: str, *, module_only: bool = False, from_import: bool = False
     ) -> tuple[Resolution, frozenset[str]]:
         """The resolution and every module whose file it depended on (for the memo)."""
-        key = (dotted, module_only)
+        key = (dotted, module_only, from_import)
         if key not in self._cache:
             self._wanted.update(prefixes(dotted))
-            self._cache[key] = self._tracked(lambda: self._resolve(dotted, module_only))
+            resolve = lambda: self._resolve(dotted, module_only, from_import)  # noqa: E731
+            self._cache[key] = self._tracked(resolve)
         resolution, modules = self._cache[key]
         self._merge(modules)
         return resolution, modules
@@ -174,9 +184,9 @@ class ProviderAPI:
         for touched in self._tracking:
             touched |= modules
 
-    def _resolve(self, dotted: str, module_only: bool) -> Resolution:
+    def _resolve(self, dotted: str, module_only: bool, from_import: bool) -> Resolution:
         try:
-            obj = self._find(dotted, depth=0, module_only=module_only)
+            obj = self._find(dotted, depth=0, module_only=module_only, from_import=from_import)
         except _Missing as missing:
             status = Lookup.MISSING_MODULE if missing.module or module_only else Lookup.MISSING_NAME
             return Resolution(status, dotted, missing=missing.path)
@@ -271,19 +281,28 @@ class ProviderAPI:
 
     # ------------------------------------------------------------------ path walking
 
-    def _find(self, dotted: str, depth: int, *, module_only: bool = False) -> Any:
+    def _find(
+        self, dotted: str, depth: int, *, module_only: bool = False, from_import: bool = False
+    ) -> Any:
         if depth > MAX_DEPTH:
             raise Unknown(f"too many re-exports while resolving {dotted}")
         parts = dotted.split(".")
         if not self.owns(dotted):
             raise Unknown(f"{dotted} is outside the provider")
         plain = [bare(p) for p in parts]
-        module, used = self._longest_module(plain, parts, module_only=module_only)
+        imported = len(plain) - 1 if from_import else 0  # parts the import system imports
+        module, used = self._longest_module(
+            plain, parts, module_only=module_only, imported=imported
+        )
         if module is None:
             raise _Missing(parts[0], module=True)
         obj: Any = module
         for index in range(used, len(parts)):
-            obj = self._member(obj, plain[index], ".".join(plain[: index + 1]), depth)
+            path = ".".join(plain[: index + 1])
+            if index < (len(plain) if module_only else imported) and isinstance(obj, griffe.Module):
+                obj = self._imported_member(obj, plain[index], path, depth)
+            else:
+                obj = self._member(obj, plain[index], path, depth)
             for marker in _MARKER.findall(parts[index]):
                 obj = (
                     self._call_result(obj, depth)
@@ -293,14 +312,14 @@ class ProviderAPI:
         return obj
 
     def _longest_module(
-        self, plain: list[str], parts: list[str], *, module_only: bool = False
+        self, plain: list[str], parts: list[str], *, module_only: bool = False, imported: int = 0
     ) -> tuple[Any, int]:
         for size in range(len(plain), 0, -1):
             if any(p != bare(p) for p in parts[: size - 1]):
                 continue  # a module path never goes through a call or an item
             module = self._module(".".join(plain[:size]))
             if module is not None:
-                attribute = size > 1 and not (module_only and size == len(plain))
+                attribute = size > max(1, imported) and not (module_only and size == len(plain))
                 if attribute and self._shadowed(".".join(plain[: size - 1]), plain[size - 1]):
                     continue  # `pkg.name` is what pkg/__init__ binds, not the submodule
                 if parts[size - 1] != plain[size - 1]:
@@ -349,6 +368,14 @@ class ProviderAPI:
             return _Dynamic(path, found, obj.deprecated) if obj.deprecated else found
         raise Unknown(f"{path}: attribute of a {type(obj).__name__.lower()} is not tracked")
 
+    def _imported_member(self, module: griffe.Module, name: str, path: str, depth: int) -> Any:
+        """`import a.b` / `from a.b import c`: the import system finds submodule `b` (or one
+        the package put into its namespace); the package's `__getattr__` plays no part."""
+        member = module.members.get(name)
+        if member is None or getattr(member, "wildcard", None):
+            raise _Missing(path, module=True)
+        return self._follow(member, depth)
+
     def _module_member(self, module: griffe.Module, name: str, path: str, depth: int) -> Any:
         member = module.members.get(name)
         if member is not None and not getattr(member, "wildcard", None):
@@ -394,7 +421,33 @@ class ProviderAPI:
         self, module: griffe.Module, name: str, depth: int
     ) -> tuple[Any, Unknown | None]:
         """`name` from the module's `from x import *` sources, the last one first (as Python
-        binds them, the last wins); (None, why) when a source could not be decided."""
+        binds them, the last wins); (None, why) when a source could not be decided.
+
+        A source with no Python source (a compiled module) is undecided; a source already on
+        the path of this very lookup (star imports in a cycle) adds nothing. Answers are
+        kept per (module, name), with the modules they read, unless a cycle was cut below."""
+        key = (module.path, name)
+        if key in self._stars:
+            answer, modules = self._stars[key]
+            self._merge(modules)
+        else:
+            cuts = self._cuts
+            answer, modules = self._tracked(lambda: self._star_sources(module, name, depth))
+            self._merge(modules)
+            if self._cuts == cuts:
+                self._stars[key] = (answer, modules)
+        found, undecided = answer
+        return found, undecided
+
+    def _all_is_static(self, module: griffe.Module) -> bool:
+        if module.path not in self._static_all:
+            text = self._texts.get(module.path)
+            self._static_all[module.path] = text is not None and _all_is_static(text[1])
+        return self._static_all[module.path]
+
+    def _star_sources(
+        self, module: griffe.Module, name: str, depth: int
+    ) -> tuple[Any, Unknown | None]:
         undecided: Unknown | None = None
         for member in reversed(list(module.members.values())):
             source = getattr(member, "wildcard", None)
@@ -403,8 +456,20 @@ class ProviderAPI:
             if not self.owns(source):
                 undecided = undecided or Unknown(f"{module.path} re-exports * from {source}")
                 continue
+            if (source, name) in self._star_path:
+                self._cuts += 1
+                continue
             try:
-                return self._find(f"{source}.{name}", depth + 1), None
+                origin = self._module(source)
+                if origin is None:
+                    raise Unknown(f"{module.path} re-exports * from {source}, not Python source")
+                if not _star_exports(origin, name, self._all_is_static(origin)):
+                    continue  # `import *` takes __all__ (or the public names), not this one
+                self._star_path.add((source, name))
+                try:
+                    return self._find(f"{source}.{name}", depth + 1), None
+                finally:
+                    self._star_path.discard((source, name))
             except _Missing:
                 continue
             except Unknown as why:
@@ -442,7 +507,7 @@ class ProviderAPI:
             raise Unknown(f"{name} comes with Enum")
         if on_class and name in TYPE_API:
             raise Unknown(f"{name} comes with type")
-        if self._opaque_decorators(cls) or self._subclass_hook(cls):
+        if self._opaque_decorators(cls) or self._subclass_hook(cls, name):
             raise Unknown(f"{cls.path} has decorators or __init_subclass__ that may add {name}")
         if cls.keywords.get("metaclass") is not None and not on_class:
             self._metaclass(cls, depth)  # one that cannot be followed may add anything
@@ -482,13 +547,21 @@ class ProviderAPI:
                 raise Unknown(f"{cls.path}'s metaclass {meta_path} may add attributes")
         return meta
 
-    def _subclass_hook(self, cls: griffe.Class) -> bool:
-        """Whether a class of the MRO has an __init_subclass__ that may set attributes."""
+    def _subclass_hook(self, cls: griffe.Class, name: str) -> bool:
+        """Whether an __init_subclass__ of the MRO may set attribute `name` (hooks.py)."""
         for klass in self._mro(cls, 0):
             if klass is None:
                 return True
             hook = klass.members.get("__init_subclass__")
-            if hook is not None and re.search(r"\bcls\.\w+\s*=|setattr\(", _source(hook)):
+            if hook is None or hook.is_alias:
+                continue
+            owner = klass
+
+            def method_source(method: str, owner: griffe.Class = owner) -> str | None:
+                member = owner.members.get(method)
+                return _source(member) if member is not None and not member.is_alias else None
+
+            if hooks.hook_adds(_source(hook), method_source).may_add(name):
                 return True
         return False
 
@@ -514,12 +587,16 @@ class ProviderAPI:
         return member
 
     def _assigned_anywhere(self, cls: griffe.Class, name: str, depth: int) -> bool:
-        """`self.name = ...` in any method, or dynamic attributes, in the class or its bases."""
-        pattern = re.compile(rf"\bself\.{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)|setattr\(")
+        """`self.name = ...` or `setattr(self, ...)` of that name (or of a name not spelled)
+        in any method, or dynamic attributes, in the class or its bases."""
+        stored = re.compile(rf"\bself\.{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)")
         for klass in self._mro(cls, depth):
             if klass is None or any(a in klass.members for a in DYNAMIC_ATTRIBUTES):
                 return True
-            if pattern.search(_source(klass)):
+            source = _source(klass)
+            if stored.search(source):
+                return True
+            if "setattr(" in source and hooks.self_setattrs(source).may_add(name):
                 return True
         return False
 
@@ -751,21 +828,26 @@ class _Host:
 
     def __init__(self, api: ProviderAPI) -> None:
         self.api = api
+        self._trees: dict[str, tuple[ast.Module, bool] | None] = {}  # parsed once each
 
     def module_ast(self, module: str) -> tuple[ast.Module, bool] | None:
         if not self.api.owns(module):
             return None
         try:
             if self.api._module(module) is None or module not in self.api._texts:
-                return None
+                return None  # (asking the API records the module as read, every time)
         except Unknown:
             return None
-        filename, text = self.api._texts[module]
-        try:
-            tree = ast.parse(text, filename=filename)
-        except (SyntaxError, ValueError, RecursionError):
-            return None
-        return tree, filename.endswith(("/__init__.py", "/__init__.pyi"))
+        if module not in self._trees:
+            filename, text = self.api._texts[module]
+            try:
+                tree = ast.parse(text, filename=filename)
+            except (SyntaxError, ValueError, RecursionError):
+                self._trees[module] = None
+            else:
+                package = filename.endswith(("/__init__.py", "/__init__.pyi"))
+                self._trees[module] = (tree, package)
+        return self._trees[module]
 
     def stub_ast(self, module: str) -> ast.Module | None:
         path = module.replace(".", "/") + "/__init__.pyi"
@@ -902,6 +984,35 @@ def _partial_of(
         return None
     target = canonical(ast.unparse(expr.args[0]))
     return target, call[0][1:], call[1]
+
+
+def _star_exports(module: griffe.Module, name: str, static: bool) -> bool:
+    """Whether `from module import *` may bind `name`: it is in the module's `__all__` (when
+    that is literals only, changed by nothing but module-level statements: `static`), or
+    public when there is no `__all__`."""
+    exports = module.exports
+    if exports is None:
+        return not name.startswith("_")
+    if not static or any(not isinstance(e, str) for e in exports):
+        return True  # `__all__ = [*other.__all__]`, `extend_all(umath)`: may include it
+    return name in exports
+
+
+def _all_is_static(text: str) -> bool:
+    """No function touches `__all__` (numpy's `extend_all(umath)` appends to it) and nothing
+    writes the namespace through `globals()`."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == "globals":
+            return False
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and any(
+            isinstance(n, ast.Name) and n.id == "__all__" for n in ast.walk(node)
+        ):
+            return False
+    return True
 
 
 def _source(obj: Any) -> str:

@@ -30,6 +30,7 @@ from auditor.provider.pyvalues import (
     dotted,
     is_sys_modules_self,
     iterate,
+    safe_str_method,
     target_names,
 )
 
@@ -71,10 +72,33 @@ def call(frame: Frame, expr: ast.Call, *, statement: bool, certain: bool) -> Any
     if isinstance(func, Function) or (isinstance(func, Ref) and frame.ev_function(func.path)):
         function = func if isinstance(func, Function) else frame.ev_function(func.path)
         assert function is not None
-        return frame.ev.call(function, args, kwargs, frame.depth + 1, caller=frame)
+        return _call_function(frame, function, args, kwargs)
     if callee == "sys.modules.get" or callee == "sys.modules.__getitem__":
         return UNKNOWN
     return _opaque(frame, statement)
+
+
+def _call_function(
+    frame: Frame, function: Function, args: list[Any], kwargs: dict[str, Any]
+) -> Any:
+    """A provider function called; at a module's top level, one whose body cannot be followed
+    is opaque (its value UNKNOWN) unless it may write names into a namespace: then the
+    module's names cannot be known either."""
+    try:
+        return frame.ev.call(function, args, kwargs, frame.depth + 1, caller=frame)
+    except Stop:
+        if not frame.top or _writes_names(function.node):
+            raise
+        return UNKNOWN
+
+
+def _writes_names(node: ast.AST) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and sub.id in ("globals", "vars", "locals", "setattr"):
+            return True
+        if isinstance(sub, ast.Attribute) and sub.attr in ("modules", "__dict__"):
+            return True
+    return False
 
 
 def _opaque(frame: Frame, statement: bool) -> Any:
@@ -114,7 +138,7 @@ def _import_module(frame: Frame, args: list[Any], kwargs: dict[str, Any]) -> Any
 def _builtin(
     frame: Frame, name: str, args: list[Any], kwargs: dict[str, Any], expr: ast.Call
 ) -> Any:
-    if name in ("globals", "vars") and not args:
+    if (name in ("globals", "vars") or (name == "locals" and frame.top)) and not args:
         return GlobalsView()
     if name == "getattr" and len(args) >= 2 and isinstance(args[1], str):
         owner = args[0]
@@ -149,12 +173,9 @@ def _method(frame: Frame, owner: Any, method: str, args: list[Any], kwargs: dict
     partial = isinstance(owner, Partial)
     known = owner.known if partial else owner
     if isinstance(known, str) and method in STR_METHODS:
-        if not all(isinstance(a, (str, int, tuple)) for a in args) or kwargs:
+        if not all(isinstance(a, (str, int, tuple)) for a in [*args, *kwargs.values()]):
             return UNKNOWN
-        try:
-            return getattr(known, method)(*args)
-        except (TypeError, ValueError):
-            return UNKNOWN
+        return safe_str_method(known, method, args, kwargs)
     if isinstance(known, dict):
         return _dict_method(frame, known, method, args, partial, expr)
     if isinstance(known, (set, list)):
@@ -235,7 +256,7 @@ def _poison_expr(frame: Frame, expr: ast.Call) -> None:
     if isinstance(func, ast.Attribute):
         owner = func.value
         called = owner.func if isinstance(owner, ast.Call) else None
-        if isinstance(called, ast.Name) and called.id in ("globals", "vars"):
+        if isinstance(called, ast.Name) and called.id in ("globals", "vars", "locals"):
             frame.facts.written_unknown = True
             return
         if isinstance(owner, ast.Name):
@@ -333,3 +354,63 @@ def _lazy_module_model(frame: Frame, call: ast.Call) -> Any:
     if extra is UNKNOWN:
         return UNKNOWN
     return ("lazy", submodules, attrs, extra)
+
+
+def class_getattr_model(frame: Frame, node: ast.ClassDef) -> Any:
+    """`@decorator class __getattr__:` whose properties are the module's dynamic names, as
+    matplotlib's `_api.caching_module_getattr` builds one: read from the decorator's source,
+    it must return an inner function that ends in `raise AttributeError` (so a name that is
+    not a property is refused). ("class", {name: deprecation or None}) or UNKNOWN."""
+    if len(node.decorator_list) != 1:
+        return UNKNOWN
+    path = frame.canonical(node.decorator_list[0])
+    decorator = frame.ev_function(path) if path else None
+    if decorator is None or not _refuses_the_rest(decorator.node):
+        return UNKNOWN
+    served: dict[str, str | None] = {}
+    for statement in node.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if any(_names_property(d) for d in statement.decorator_list):
+                served[statement.name] = None
+        elif isinstance(statement, ast.Assign) and _names_property(statement.value):
+            deprecated = _deprecation(statement.value)
+            for target in statement.targets:
+                if isinstance(target, ast.Name):
+                    served[target.id] = deprecated
+    return ("class", served)
+
+
+def _refuses_the_rest(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The decorator returns a nested function whose last statement raises AttributeError."""
+    returned = function.body[-1] if function.body else None
+    if not (isinstance(returned, ast.Return) and isinstance(returned.value, ast.Name)):
+        return False
+    for statement in function.body:
+        if isinstance(statement, ast.FunctionDef) and statement.name == returned.value.id:
+            last = statement.body[-1]
+            raised = (
+                last.exc.func
+                if isinstance(last, ast.Raise) and isinstance(last.exc, ast.Call)
+                else None
+            )
+            return raised is not None and (dotted(raised) or "").endswith("AttributeError")
+    return False
+
+
+def _names_property(expr: ast.expr) -> bool:
+    """`property`, `functools.cached_property`, or an expression that calls one."""
+    for sub in ast.walk(expr):
+        if not isinstance(sub, ast.expr):
+            continue
+        name = dotted(sub.func) if isinstance(sub, ast.Call) else dotted(sub)
+        if name and name.rsplit(".", 1)[-1] in ("property", "cached_property"):
+            return True
+    return False
+
+
+def _deprecation(expr: ast.expr) -> str | None:
+    """`_api.deprecated("3.5")(property(...))`: a property wrapped by a deprecating call."""
+    for sub in ast.walk(expr):
+        if isinstance(sub, ast.Call) and "deprecat" in (dotted(sub.func) or "").lower():
+            return "deprecated"
+    return None

@@ -102,6 +102,7 @@ class Evaluator:
         self._facts: dict[str, ModuleFacts | None] = {}
         self._reading: list[set[str]] = []  # the deps of each module under evaluation
         self._steps = 0
+        self._machinery: dict[str, bool] = {}  # module -> whether it could serve names at all
 
     # ------------------------------------------------------------------- entry point
 
@@ -134,6 +135,11 @@ class Evaluator:
             return Undecided(f"{facts.module} sets __getattr__ to something not known")
         if isinstance(model, tuple) and model[0] == "lazy":
             return _lazy_outcome(facts, model, name)
+        if isinstance(model, tuple) and model[0] == "class":  # class __getattr__: properties
+            props = model[1]
+            if name in props:
+                return Served(None, props[name])
+            return Refused(f"{facts.module}.__getattr__ serves only its properties")
         if isinstance(model, Function):
             try:
                 return self.call_getattr(model, name)
@@ -146,9 +152,11 @@ class Evaluator:
     def facts(self, module: str) -> ModuleFacts | None:
         """The module's top level evaluated, when it has dynamic machinery; else None."""
         loaded = self.read(module)
-        if loaded is None or not _has_machinery(loaded[0]):
+        if loaded is None:
             return None
-        return self.namespace(module)
+        if module not in self._machinery:
+            self._machinery[module] = _has_machinery(loaded[0])
+        return self.namespace(module) if self._machinery[module] else None
 
     def namespace(self, module: str) -> ModuleFacts | None:
         """The module's top level evaluated (for a helper function of it that is called).
@@ -270,9 +278,9 @@ def _lazy_outcome(facts: ModuleFacts, model: tuple[Any, ...], name: str) -> Outc
 def _has_machinery(tree: ast.Module) -> bool:
     """Whether a module could have a dynamic namespace at all (cheap text-free AST scan)."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == "__getattr__":
             return True
-        if isinstance(node, ast.Name) and node.id in ("__getattr__", "globals", "vars"):
+        if isinstance(node, ast.Name) and node.id in ("__getattr__", "globals", "vars", "locals"):
             return True
         if isinstance(node, ast.Attribute) and node.attr in ("modules", "attach", "attach_stub"):
             return True

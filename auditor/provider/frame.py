@@ -48,8 +48,9 @@ if TYPE_CHECKING:
 
 MAX_LOOP = 10_000
 BUILTINS = frozenset(
-    {"globals", "vars", "dir", "getattr", "hasattr", "set", "frozenset", "dict", "list", "tuple",
-     "sorted", "len", "str", "isinstance", "any", "all", "setattr", "AttributeError",
+    {"globals", "vars", "locals", "dir", "getattr", "hasattr", "set", "frozenset", "dict",
+     "list", "tuple", "sorted", "len", "str", "isinstance", "any", "all", "setattr",
+     "AttributeError",
      "ImportError", "KeyError", "ModuleNotFoundError"}
 )  # fmt: skip
 
@@ -122,6 +123,8 @@ class Frame:
             self.locals[node.name] = EnumClass(names)
         else:
             self.locals[node.name] = Ref(f"{self.facts.module}.{node.name}")
+        if self.top and node.name == "__getattr__" and node.decorator_list:
+            self.facts.getattr = calls.class_getattr_model(self, node)
 
     def _stmt_Import(self, node: ast.Import, certain: bool) -> None:
         for alias in node.names:
@@ -311,6 +314,18 @@ class Frame:
             return Ref(f"builtins.{name}")
         return UNKNOWN
 
+    def deref(self, value: Any) -> Any:
+        """A name imported from another provider module (`from ._expired import
+        __former_attrs__`): its value there, when that module's top level gives one."""
+        if not isinstance(value, Ref) or value.module or not self.ev.host.owns(value.path):
+            return value
+        module, _, name = value.path.rpartition(".")
+        facts = self.ev.namespace(module) if module != self.facts.module else None
+        found = facts.values.get(name) if facts is not None else None
+        if found is None or isinstance(found, (Ref, Function, EnumClass)) or found is UNKNOWN:
+            return value
+        return found
+
     def canonical(self, expr: ast.expr) -> str | None:
         """The dotted path an expression names, through this module's imports."""
         spelled = dotted(expr)
@@ -422,9 +437,9 @@ class Frame:
         return UNKNOWN
 
     def _expr_Compare(self, expr: ast.Compare) -> Any:
-        left = self.value(expr.left)
+        left = self.deref(self.value(expr.left))
         for op, right_expr in zip(expr.ops, expr.comparators, strict=True):
-            right = self.value(right_expr)
+            right = self.deref(self.value(right_expr))
             if isinstance(right, NamespaceView) and isinstance(op, (ast.In, ast.NotIn)):
                 inside = self._in_namespace(right, left) if isinstance(left, str) else UNKNOWN
                 result = inside if inside is UNKNOWN or isinstance(op, ast.In) else not inside
@@ -436,7 +451,7 @@ class Frame:
         return True
 
     def _expr_Subscript(self, expr: ast.Subscript) -> Any:
-        container = self.value(expr.value)
+        container = self.deref(self.value(expr.value))
         key = self.value(expr.slice)
         if isinstance(container, GlobalsView):
             if isinstance(key, str):
@@ -521,23 +536,30 @@ class Frame:
 
     def _expr_DictComp(self, expr: ast.DictComp) -> Any:
         pairs = self._comprehension(
-            expr.generators, lambda: [(self.value(expr.key), self.value(expr.value))]
-        )
+            expr.generators,
+            lambda: [(self.value(expr.key), self.value(expr.value))],
+            known=lambda produced: all(key is not UNKNOWN for key, _ in produced),
+        )  # a value not known is kept (membership needs only the keys)
         if pairs is UNKNOWN or not hashable(tuple(k for k, _ in pairs)):
             return UNKNOWN
         return dict(pairs)
 
-    def _comprehension(self, generators: list[ast.comprehension], produce: Any) -> Any:
+    def _comprehension(
+        self, generators: list[ast.comprehension], produce: Any, known: Any = None
+    ) -> Any:
         saved = dict(self.locals)
+        known = known or (lambda produced: not any(v is UNKNOWN for v in flat(produced)))
         try:
-            return list(self._generate(generators, produce))
+            return list(self._generate(generators, produce, known))
         except Unknowable:
             return UNKNOWN
         finally:
             self.locals.clear()
             self.locals.update(saved)
 
-    def _generate(self, generators: list[ast.comprehension], produce: Any) -> Iterator[Any]:
+    def _generate(
+        self, generators: list[ast.comprehension], produce: Any, known: Any
+    ) -> Iterator[Any]:
         first, rest = generators[0], generators[1:]
         seq = iterate(self.value(first.iter))
         if seq is None:
@@ -552,10 +574,10 @@ class Frame:
             if not all(conditions):
                 continue
             if rest:
-                yield from self._generate(rest, produce)
+                yield from self._generate(rest, produce, known)
             else:
                 values = produce()
-                if any(v is UNKNOWN for v in flat(values)):
+                if not known(values):
                     raise Unknowable
                 yield from values
 

@@ -186,12 +186,17 @@ class MemoizedProvider:
     def modules_loaded(self) -> int:
         return self._api.modules_loaded if self._api is not None else 0
 
-    def resolve(self, dotted: str, *, module_only: bool = False) -> Resolution:
-        key = f"{dotted}|{int(module_only)}"
+    def resolve(
+        self, dotted: str, *, module_only: bool = False, from_import: bool = False
+    ) -> Resolution:
+        key = f"{dotted}|{int(module_only)}" + ("|from" if from_import else "")
         stored = self.memo.lookup(key, self._digest)
         if stored is not None:
             return resolution_from_json(stored)
-        resolution, modules = self._real().resolve_tracked(dotted, module_only=module_only)
+        real = self._real()
+        resolution, modules = real.resolve_tracked(
+            dotted, module_only=module_only, from_import=from_import
+        )
         self.memo.store(key, self._deps(modules), resolution_to_json(resolution))
         return resolution
 
@@ -231,14 +236,20 @@ class MemoizedProvider:
         return self._digests[module]
 
     def _compute_digest(self, module: str) -> str:
+        """Every file that may hold the module counts: the source that runs and a stub
+        beside it (a lazy loader's `attach_stub` reads the `.pyi` of a `.py` package)."""
         base = module.replace(".", "/")
+        found = []
         for candidate in candidates(module):
             try:
                 text = self.tree.read_text(candidate)
             except (UnicodeDecodeError, OSError):
                 return f"{candidate}:unreadable"  # the resolver reports such a module unknown
             if text is not None:
-                return candidate + ":" + hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+                digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+                found.append(f"{candidate}:{digest}")
+        if found:
+            return " ".join(found)
         return "namespace" if self.tree.is_dir(base) else "absent"
 
 

@@ -18,9 +18,12 @@ def prefixes(dotted: str) -> list[str]:
 
 
 def candidates(module: str) -> tuple[str, ...]:
-    """The files that may hold a module, in the order Python's finders prefer them."""
+    """The files that may hold a module: what Python runs first (a package before a module
+    of the same name, as its finder looks), then the stubs, which only stand in for a
+    module that has no Python source (a compiled one). A stub beside a `.py` is not what
+    runs: it may omit private or deprecated names the module still defines."""
     base = module.replace(".", "/")
-    return (f"{base}.pyi", f"{base}.py", f"{base}/__init__.pyi", f"{base}/__init__.py")
+    return (f"{base}/__init__.py", f"{base}.py", f"{base}/__init__.pyi", f"{base}.pyi")
 
 
 def module_files(dotted: str) -> list[str]:

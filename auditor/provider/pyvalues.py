@@ -11,11 +11,16 @@ and pure functions; no I/O.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
+
+MAX_VALUE = 1_000_000  # items or characters: a bigger value is UNKNOWN
+WIDE_FORMAT = re.compile(r"%[-+ #0]*(?:\d|\*)|%\.")  # `%999999d`, `%*d`, `%.9f`
+FORMAT_SPEC = re.compile(r"\{[^{}]*[:!.\[][^{}]*\}")  # `{:>99999}`, `{0!r}`, `{0.attr}`
 
 
 class _Unknown:
@@ -275,6 +280,8 @@ def binop(op: ast.operator, left: Any, right: Any) -> Any:
         rk = right.known if isinstance(right, Partial) else right
         combined = binop(op, lk, rk)
         return UNKNOWN if combined is UNKNOWN else Partial(combined)
+    if _size(left) + _size(right) > MAX_VALUE:
+        return UNKNOWN  # provider code that grows a value without bound is not followed
     try:
         if isinstance(op, ast.BitOr):
             if isinstance(left, dict) and isinstance(right, dict):
@@ -286,11 +293,32 @@ def binop(op: ast.operator, left: Any, right: Any) -> Any:
             return left + right
         if isinstance(op, ast.Sub) and isinstance(left, set):
             return left - set(right)
-        if isinstance(op, ast.Mod) and isinstance(left, str):
+        if isinstance(op, ast.Mod) and isinstance(left, str) and not WIDE_FORMAT.search(left):
             return left % right
-    except TypeError:
+    except (TypeError, ValueError, KeyError):
         return UNKNOWN
     return UNKNOWN
+
+
+def _size(value: Any) -> int:
+    return len(value) if isinstance(value, (str, bytes, list, tuple, set, dict)) else 0
+
+
+def safe_str_method(text: str, method: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """A str method on literals, bounded: no format field with a width or a conversion
+    (`"{:999999999}"`), no result past MAX_VALUE; UNKNOWN when Python would raise."""
+    if method == "format" and FORMAT_SPEC.search(text):
+        return UNKNOWN
+    sizes = [_size(text), *(_size(a) for a in args), *(_size(v) for v in kwargs.values())]
+    if (
+        method in ("replace", "join", "format")
+        and (sizes[0] + 1) * max(sizes[1:] or [1]) > MAX_VALUE
+    ):
+        return UNKNOWN
+    try:
+        return getattr(text, method)(*args, **kwargs)
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        return UNKNOWN
 
 
 def compare(op: ast.cmpop, left: Any, right: Any) -> Any:

@@ -159,7 +159,9 @@ class FakeResolver:
     def __init__(self, known: dict[str, Resolution]) -> None:
         self.known = known
 
-    def resolve(self, dotted: str, *, module_only: bool = False) -> Resolution:
+    def resolve(
+        self, dotted: str, *, module_only: bool = False, from_import: bool = False
+    ) -> Resolution:
         return self.known.get(dotted, Resolution(Lookup.MISSING_NAME, dotted, missing=dotted))
 
 

@@ -75,3 +75,30 @@ def probe_typed_parameter_attribute():
 
 def probe_first_gone_link_in_a_chain():
     return acme.Plugin("h").port.bit_length()
+
+
+def probe_init_subclass_adds_names_of_a_shape():
+    from acme.hooked import Estimator
+
+    return Estimator.set_fit_request
+
+
+def probe_a_method_gone_beside_an_init_subclass():
+    from acme.hooked import Estimator
+
+    return Estimator()._validate([1])
+
+
+def probe_setattr_narrowed_by_an_equality_test():
+    from acme.hooked import Artist
+
+    artist = Artist()
+    return artist.legend_handles
+
+
+def probe_setattr_narrowed_attribute_that_is_set():  # oracle: unknown
+    # `axes` exists only after update({"axes": ...}) ran: the analysis says nothing
+    from acme.hooked import Artist
+
+    artist = Artist().update({"axes": 1})
+    return artist.axes

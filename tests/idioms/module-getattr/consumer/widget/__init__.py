@@ -53,3 +53,45 @@ def probe_private_gone():
 
 def probe_defined_names_still_bind():
     return acme.run(1, b=2)
+
+
+def probe_import_of_a_gone_submodule_ignores_getattr():
+    import acme.tools.legacy  # the import system finds submodules; __getattr__ is not asked
+
+    return acme.tools.legacy
+
+
+def probe_from_a_gone_submodule_ignores_getattr():
+    from acme.tools.legacy import convert
+
+    return convert(1)
+
+
+def probe_from_package_import_goes_through_getattr():  # oracle: unknown
+    from acme.tools import legacy  # getattr(acme.tools, "legacy"): a body not followed
+
+    return legacy
+
+
+def probe_class_getattr_serves_its_property():
+    from acme import props
+
+    return props.version
+
+
+def probe_class_getattr_property_gone():
+    from acme import props
+
+    return props.OLD_URL
+
+
+def probe_class_getattr_refuses_the_rest():
+    from acme.props import never_defined
+
+    return never_defined
+
+
+def probe_module_with_an_opaque_call_at_import_time():
+    from acme.props import plain
+
+    return plain()

@@ -65,3 +65,15 @@ def probe_unknown_writes_keep_defined_names():
     from acme import dynamic
 
     return dynamic.helper()
+
+
+def probe_locals_written_in_a_loop():
+    from acme.windows import hamming
+
+    return hamming(4)
+
+
+def probe_locals_written_then_gone():
+    from acme import windows
+
+    return windows.hann(4)

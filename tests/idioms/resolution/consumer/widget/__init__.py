@@ -33,3 +33,65 @@ def probe_overload_only_stub_function_exists():
     from acme.stubs import parse
 
     return parse(1)
+
+
+def probe_star_import_cycle_finds_the_name():
+    from acme.ring_a import from_b
+
+    return from_b(1)
+
+
+def probe_star_import_cycle_binds_the_call():
+    from acme.ring_a import from_b
+
+    return from_b(1, legacy=2)
+
+
+def probe_star_import_cycle_missing_name():
+    from acme.ring_a import from_c
+
+    return from_c
+
+
+def probe_from_a_submodule_named_as_a_package_binding():
+    from acme.typing import is_classvar  # imports the submodule: the package binding loses
+
+    return is_classvar(1)
+
+
+def probe_the_package_binding_itself():  # oracle: unknown
+    # the stdlib module, unless something imported the submodule acme.typing before (which
+    # rebinds the attribute): an order of imports no static reading knows
+    from acme import typing
+
+    return typing.Any
+
+
+def probe_a_name_the_stub_omits_but_the_module_defines():
+    from acme.stubs import _private_helper
+
+    return _private_helper(1)
+
+
+def probe_a_name_removed_from_the_module_not_in_the_stub():
+    from acme.stubs import old_public
+
+    return old_public(1)
+
+
+def probe_star_import_takes_all():
+    from acme.starred import exported
+
+    return exported()
+
+
+def probe_star_import_leaves_out_what_all_does_not_list():
+    from acme.starred import not_exported
+
+    return not_exported()
+
+
+def probe_star_import_of_an_all_a_function_extends():
+    from acme.starred import added_at_run_time
+
+    return added_at_run_time()

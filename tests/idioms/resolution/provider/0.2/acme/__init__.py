@@ -1,3 +1,5 @@
+import typing  # the stdlib module, bound in the package as `typing`
+
 from acme._first import *
 from acme._second import *
 

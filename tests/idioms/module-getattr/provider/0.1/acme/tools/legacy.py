@@ -1,0 +1,2 @@
+def convert(x):
+    return x

@@ -1,0 +1,2 @@
+def is_classvar(x):
+    return False

@@ -1,0 +1,5 @@
+from acme.ring_a import *  # noqa: F403
+
+
+def from_b(x):
+    return x

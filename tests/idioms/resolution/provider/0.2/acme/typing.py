@@ -1,0 +1,1 @@
+"""Its V1 helpers are gone."""
