@@ -641,6 +641,9 @@ class ProviderAPI:
             if not self.owns(target):
                 raise Unknown(f"re-exported from outside the provider: {target}")
             return self._find(target, depth + 1)
+        named = _named_by(member)
+        if named is not None and self.owns(named):  # `ib = attr = attrib`: the same object
+            return self._find(named, depth + 1)
         return member
 
     def _is_enum(self, cls: griffe.Class) -> bool:
@@ -984,6 +987,20 @@ def _partial_of(
         return None
     target = canonical(ast.unparse(expr.args[0]))
     return target, call[0][1:], call[1]
+
+
+def _named_by(member: Any) -> str | None:
+    """The path a module-level `name = other` binds `name` to (a bare name or attribute, no
+    call, no annotation): Python binds the very object `other` is."""
+    if not isinstance(member, griffe.Attribute) or member.annotation is not None:
+        return None
+    if not isinstance(member.parent, griffe.Module):
+        return None
+    value = member.value
+    if not isinstance(value, (griffe.ExprName, griffe.ExprAttribute)):
+        return None
+    path = exprs.expr_path(value)
+    return path if path and path != member.path else None
 
 
 def _star_exports(module: griffe.Module, name: str, static: bool) -> bool:

@@ -95,3 +95,9 @@ def probe_star_import_of_an_all_a_function_extends():
     from acme.starred import added_at_run_time
 
     return added_at_run_time()
+
+
+def probe_a_name_bound_to_a_function_binds_like_it():
+    from acme import aliases
+
+    return aliases.ib(1, convert=int)

@@ -1,0 +1,5 @@
+def attrib(default=None, convert=None):
+    return default
+
+
+ib = attr = attrib
