@@ -237,5 +237,7 @@ def test_real_world_case(case: RealCase, realworld_cache: Path) -> None:
 def test_the_corpus_has_enough_real_cases() -> None:
     breaking = [c for c in CASES if c.breaking]
     working = [c for c in CASES if not c.breaking]
-    assert len(breaking) >= 8, "the corpus needs at least 8 real breaks"
-    assert len(working) >= 5, "the corpus needs at least 5 real working pairs"
+    families = {c.target.split("==")[0] for c in CASES}
+    assert len(breaking) >= 60, "the corpus needs at least 60 real breaks"
+    assert len(working) >= 25, "the corpus needs at least 25 real working pairs"
+    assert len(families) >= 20, "the corpus needs at least 20 provider families"
