@@ -30,8 +30,8 @@ def versions(case: corpus.RealCase) -> str:
 
 
 def main() -> None:
-    cache = Path(corpus.os.environ.get("DRIFT_AUDIT_REALWORLD_CACHE", "")) or None
-    cache = cache or Path.home() / ".cache" / "drift-audit-realworld"
+    configured = corpus.os.environ.get("DRIFT_AUDIT_REALWORLD_CACHE")
+    cache = Path(configured) if configured else Path.home() / ".cache" / "drift-audit-realworld"
     rows, causes = [], []
     totals = collections.Counter()
     per_family: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
