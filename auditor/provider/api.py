@@ -509,7 +509,7 @@ class ProviderAPI:
             raise Unknown(f"{name} comes with type")
         if self._opaque_decorators(cls) or self._subclass_hook(cls, name):
             raise Unknown(f"{cls.path} has decorators or __init_subclass__ that may add {name}")
-        if cls.keywords.get("metaclass") is not None and not on_class:
+        if classes.metaclass_expr(cls) is not None and not on_class:
             self._metaclass(cls, depth)  # one that cannot be followed may add anything
         raise _Missing(path, module=False)
 
@@ -531,7 +531,7 @@ class ProviderAPI:
     def _metaclass(self, cls: griffe.Class, depth: int) -> griffe.Class | None:
         """The provider metaclass of `cls` (None: none, or `type`); Unknown for one that may
         add attributes itself (its own __new__, __init__, __getattr__), or is not readable."""
-        keyword = cls.keywords.get("metaclass")
+        keyword = classes.metaclass_expr(cls)
         if keyword is None:
             return None
         meta_path = exprs.expr_path(keyword)
@@ -568,6 +568,8 @@ class ProviderAPI:
     def _opaque_decorators(self, cls: griffe.Class) -> bool:
         """Decorators that may add public attributes (class makers add only dunders)."""
         for decorator in cls.decorators:
+            if classes.is_add_metaclass(decorator):
+                continue  # the metaclass it sets is read like `metaclass=`
             path = functions.decorator_path(decorator)
             if classes.known_maker(path, decorator.value) is None and not isinstance(
                 self.own_decorator(path), Maker
@@ -772,23 +774,42 @@ class ProviderAPI:
     def _effect_of(
         self, found: Any, called: bool, args: list[Any], kwargs: dict[str, Any]
     ) -> wrappers.Effect:
+        helper = self._helper_reader(found)
         if isinstance(found, griffe.Class):
             method = found.members.get("__call__")
             node = _function_ast(method) if isinstance(method, griffe.Function) else None
             if not called or node is None:
                 return wrappers.unknown(f"{found.path} is a class used as a decorator")
-            return wrappers.decorator_effect(node, skip=1)
+            return wrappers.decorator_effect(node, skip=1, helper=helper)
         node = _function_ast(found) if isinstance(found, griffe.Function) else None
         if node is None:
             return wrappers.unknown(f"{getattr(found, 'path', found)} is not a plain function")
         if not called:
-            return wrappers.decorator_effect(node)
+            return wrappers.decorator_effect(node, helper=helper)
         inner = wrappers.factory_decorator(node)
         if inner is None:
             return wrappers.unknown(f"{found.path} does not return a decorator it defines")
         closure: dict[str, Any] = {}
         dynamic.bind_arguments(node.args, args, kwargs, closure)
-        return wrappers.decorator_effect(inner, closure)
+        return wrappers.decorator_effect(inner, closure, helper=helper)
+
+    def _helper_reader(self, found: Any) -> Any:
+        """For wrappers.py: a provider function by the name the decorator's module calls it."""
+        module = getattr(found, "module", None)
+
+        def read(name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+            if module is None:
+                return None
+            path = _canonical(module, name)
+            if not self.owns(path):
+                return None
+            try:
+                function = self._find(path, 0)
+            except (_Missing, Unknown):
+                return None
+            return _function_ast(function) if isinstance(function, griffe.Function) else None
+
+        return read
 
     def _keeps_signature(self, decorator: Any) -> wrappers.Effect | None:
         """For classes.py: the provider's decorator keeps a method's signature as it is."""

@@ -184,8 +184,34 @@ def _inherited(cls: griffe.Class, ctx: ClassContext, depth: int) -> Signature:
     return Signature(())
 
 
+ADD_METACLASS = ("add_metaclass",)  # six.add_metaclass(M), future's, a vendored copy
+
+
+def metaclass_expr(cls: griffe.Class) -> Any:
+    """What sets the class's metaclass: `metaclass=M`, or `@six.add_metaclass(M)` (which
+    rebuilds the class with M as its metaclass and adds nothing else)."""
+    keyword = cls.keywords.get("metaclass")
+    if keyword is not None:
+        return keyword
+    for decorator in cls.decorators:
+        value = decorator.value
+        if (
+            is_add_metaclass(decorator)
+            and isinstance(value, griffe.ExprCall)
+            and len(value.arguments) == 1
+            and not isinstance(value.arguments[0], griffe.ExprKeyword)
+        ):
+            return value.arguments[0]
+    return None
+
+
+def is_add_metaclass(decorator: Any) -> bool:
+    path = exprs.expr_path(decorator.value) or ""
+    return path.rsplit(".", 1)[-1] in ADD_METACLASS
+
+
 def _check_metaclass(cls: griffe.Class, ctx: ClassContext) -> None:
-    metaclass = cls.keywords.get("metaclass")
+    metaclass = metaclass_expr(cls)
     if metaclass is None:
         return
     path = exprs.expr_path(metaclass)
@@ -358,7 +384,7 @@ def _root_paths(cls: griffe.Class, ctx: ClassContext, depth: int) -> set[str]:
 
 def _transform_base(cls: griffe.Class, ctx: ClassContext) -> Maker | None:
     """A provider base class (or metaclass) marked with dataclass_transform."""
-    metaclass = cls.keywords.get("metaclass")
+    metaclass = metaclass_expr(cls)
     if metaclass is not None:
         maker = ctx.own_decorator(exprs.expr_path(metaclass) or "")
         if isinstance(maker, Maker):

@@ -10,14 +10,17 @@ the decorated function meets:
 - `own`: the wrapper has a fixed signature of its own (no `*args`/`**kwargs`): that is what
   binds;
 - `renames`: the wrapper takes old keyword names out of `**kwargs` and passes them on under
-  new ones (literal names, or a mapping the decorator factory was given): the old names are
-  accepted, with a deprecation warning when the wrapper warns;
+  new ones (literal names, or a mapping the decorator factory was given), itself or through a
+  helper of the provider it hands `kwargs` to and rebinds from (`kwargs =
+  smoothly_deprecate(kwargs=kwargs)`, huggingface_hub's idiom): the old names are accepted,
+  with a deprecation warning when the wrapper (or that helper) warns;
 - `positional`: the wrapper counts or slices `*args` before passing them on (positional use
   of keyword-only parameters still runs, with a warning);
 - `unknown`: anything else. Never guess.
 
-What it takes: the decorator's FunctionDef and the values of its closure (a factory's
-arguments, when the decorator is `@factory(...)`). What it gives: an `Effect`. Pure: no
+What it takes: the decorator's FunctionDef, the values of its closure (a factory's
+arguments, when the decorator is `@factory(...)`) and a way to read the provider's helper
+functions by the name the decorator's module calls them. What it gives: an `Effect`. Pure: no
 griffe, no I/O.
 """
 
@@ -25,7 +28,12 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Helper = Callable[[str], "ast.FunctionDef | ast.AsyncFunctionDef | None"]
 
 WRAPS = frozenset({"functools.wraps", "wraps"})
 UPDATE_WRAPPER = frozenset({"functools.update_wrapper", "update_wrapper"})
@@ -53,6 +61,7 @@ def decorator_effect(
     closure: dict[str, Any] | None = None,
     *,
     skip: int = 0,
+    helper: Helper | None = None,
 ) -> Effect:
     """What `decorator(func)` gives, over every `return` of its body (`skip`: parameters
     before the function, as `self` of a decorator class's `__call__`)."""
@@ -64,7 +73,7 @@ def decorator_effect(
         n.name: n for n in decorator.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
     effects = [
-        _returned(node.value, func, local_defs, closure or {}, decorator)
+        _returned(node.value, func, local_defs, closure or {}, decorator, helper)
         for node in _returns(decorator.body)
     ]
     if not effects:
@@ -123,25 +132,29 @@ def _returned(
     local_defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
     closure: dict[str, Any],
     decorator: ast.FunctionDef | ast.AsyncFunctionDef,
+    helper: Helper | None = None,
 ) -> Effect:
     if value is None:
         return unknown("the decorator returns None")
     if isinstance(value, ast.Name) and value.id == func:
         return PRESERVE
     if isinstance(value, ast.Name) and value.id in local_defs:
-        return wrapper_effect(local_defs[value.id], func, closure)
+        return wrapper_effect(local_defs[value.id], func, closure, helper)
     if isinstance(value, ast.Call):
         callee = _dotted(value.func)
         inner = value.func
         if isinstance(inner, ast.Call) and _dotted(inner.func) in WRAPS and value.args:
-            return _returned(value.args[0], func, local_defs, closure, decorator)
+            return _returned(value.args[0], func, local_defs, closure, decorator, helper)
         if callee in UPDATE_WRAPPER and value.args:
-            return _returned(value.args[0], func, local_defs, closure, decorator)
+            return _returned(value.args[0], func, local_defs, closure, decorator, helper)
     return unknown(f"the decorator returns {ast.unparse(value)[:60]}")
 
 
 def wrapper_effect(
-    wrapper: ast.FunctionDef | ast.AsyncFunctionDef, func: str, closure: dict[str, Any]
+    wrapper: ast.FunctionDef | ast.AsyncFunctionDef,
+    func: str,
+    closure: dict[str, Any],
+    helper: Helper | None = None,
 ) -> Effect:
     """What calling `wrapper` (which closes over the decorated `func`) does to a call."""
     args = wrapper.args
@@ -157,6 +170,10 @@ def wrapper_effect(
         return unknown("the wrapper changes the arguments it passes on")
     warns = _warns(wrapper)
     renames = _renames(wrapper, kw_name, closure) if kw_name else None
+    if renames is None and kw_name is not None:
+        through = _through_helper(wrapper, kw_name, helper)
+        if through is not None:
+            renames, warns = through[0], warns or through[1]
     if renames is None:
         return unknown("the wrapper changes **kwargs in a way not followed")
     if renames:
@@ -164,6 +181,116 @@ def wrapper_effect(
     if star_name and _touches(wrapper, star_name, calls):
         return Effect("positional", warns=warns)
     return PRESERVE
+
+
+def _through_helper(
+    wrapper: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str, helper: Helper | None
+) -> tuple[tuple[tuple[str, str], ...], bool] | None:
+    """`kwargs = helper(..., kwargs=kwargs)`, the only rebinding of kwargs, where the
+    provider's helper pops literal keys from (a copy of) what it is given and returns it:
+    (the names it takes out, whether it warns); None when that is not what happens."""
+    rebinds = [
+        n
+        for n in ast.walk(wrapper)
+        if isinstance(n, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == kwargs for t in n.targets)
+    ]
+    if helper is None or len(rebinds) != 1 or len(rebinds[0].targets) != 1:
+        return None
+    call = rebinds[0].value
+    name = _dotted(call.func) if isinstance(call, ast.Call) else None
+    node = helper(name) if name else None
+    if node is None or not isinstance(call, ast.Call):
+        return None
+    param = _receiving(node.args, call, kwargs)
+    if param is None:
+        return None
+    moved = _helper_pops(node, param)
+    if moved is None:
+        return None
+    rest = _renames(wrapper, kwargs, {}, ignore=rebinds[0])
+    return (
+        (tuple(dict.fromkeys([*moved, *(rest or ())])), _warns(node)) if rest is not None else None
+    )
+
+
+def _receiving(arguments: ast.arguments, call: ast.Call, kwargs: str) -> str | None:
+    """The helper's parameter that receives the wrapper's kwargs dict."""
+    positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
+    for index, arg in enumerate(call.args):
+        if isinstance(arg, ast.Name) and arg.id == kwargs and index < len(positional):
+            return positional[index]
+    for keyword in call.keywords:
+        if keyword.arg and isinstance(keyword.value, ast.Name) and keyword.value.id == kwargs:
+            return keyword.arg
+    return None
+
+
+def _helper_pops(
+    helper: ast.FunctionDef | ast.AsyncFunctionDef, param: str
+) -> list[tuple[str, str]] | None:
+    """(old, new) keys the helper takes out of `param` (or its copy) and what it returns is
+    that dict; None for anything else it does to it."""
+    copies = {param}
+    popped: dict[str, str] = {}  # local variable -> the key popped into it
+    moved: dict[str, str] = {}
+    for node in ast.walk(helper):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            if isinstance(target, ast.Name) and _copy_of(value, copies):
+                copies.add(target.id)
+            elif isinstance(target, ast.Name) and (key := _pop_key(value, copies)):
+                popped[target.id] = key
+                moved.setdefault(key, "")
+            elif isinstance(target, ast.Subscript) and _owner(target, copies):
+                new = target.slice
+                if not (isinstance(new, ast.Constant) and isinstance(new.value, str)):
+                    return None
+                if isinstance(value, ast.Name) and value.id in popped:
+                    moved[popped[value.id]] = new.value
+        elif isinstance(node, ast.Expr) and (key := _pop_key(node.value, copies)):
+            moved.setdefault(key, "")
+    returns = _returns(helper.body)
+    if (
+        not moved
+        or not returns
+        or not all(isinstance(r.value, ast.Name) and r.value.id in copies for r in returns)
+    ):
+        return None
+    return list(moved.items())
+
+
+def _copy_of(value: ast.expr, copies: set[str]) -> bool:
+    """`kwargs.copy()`, `dict(kwargs)`, `{**kwargs}`."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        return value.func.attr == "copy" and _is_name(value.func.value, copies)
+    if isinstance(value, ast.Call) and _dotted(value.func) == "dict" and len(value.args) == 1:
+        return _is_name(value.args[0], copies)
+    if isinstance(value, ast.Dict) and len(value.keys) == 1 and value.keys[0] is None:
+        return _is_name(value.values[0], copies)
+    return False
+
+
+def _pop_key(value: ast.expr, copies: set[str]) -> str | None:
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "pop"
+        and _is_name(value.func.value, copies)
+        and value.args
+        and isinstance(value.args[0], ast.Constant)
+        and isinstance(value.args[0].value, str)
+    ):
+        return value.args[0].value
+    return None
+
+
+def _owner(target: ast.Subscript, copies: set[str]) -> bool:
+    return _is_name(target.value, copies)
+
+
+def _is_name(expr: ast.expr, names: set[str]) -> bool:
+    return isinstance(expr, ast.Name) and expr.id in names
 
 
 def _forwards(call: ast.Call, star: str | None, kwargs: str | None) -> bool:
@@ -187,12 +314,18 @@ def _forwards(call: ast.Call, star: str | None, kwargs: str | None) -> bool:
 
 
 def _renames(
-    wrapper: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str, closure: dict[str, Any]
+    wrapper: ast.FunctionDef | ast.AsyncFunctionDef,
+    kwargs: str,
+    closure: dict[str, Any],
+    *,
+    ignore: ast.AST | None = None,
 ) -> tuple[tuple[str, str], ...] | None:
     """(old, new) names the wrapper moves within **kwargs (new "" for one it drops); () when
     it only passes them on; None when it changes them in a way not followed."""
     found: list[tuple[str, str]] = []
     for node in ast.walk(wrapper):
+        if node is ignore:
+            continue
         if isinstance(node, ast.Assign):
             if any(isinstance(t, ast.Name) and t.id == kwargs for t in node.targets):
                 return None  # kwargs rebound: not followed

@@ -102,3 +102,15 @@ def probe_setattr_narrowed_attribute_that_is_set():  # oracle: unknown
 
     artist = Artist().update({"axes": 1})
     return artist.axes
+
+
+def probe_metaclass_property_through_add_metaclass():
+    from acme.retry import Retry
+
+    return Retry.DEFAULT_ALLOWED
+
+
+def probe_metaclass_property_gone_through_add_metaclass():
+    from acme.retry import Retry
+
+    return Retry.DEFAULT_WHITELIST

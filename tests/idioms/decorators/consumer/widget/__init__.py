@@ -60,3 +60,21 @@ def probe_wrapper_with_its_own_signature():
 
 def probe_registry_decorator_is_unknown():
     return acme.lookup("k", "extra")  # oracle: unknown
+
+
+def probe_keyword_a_helper_of_the_wrapper_takes_out():
+    from acme.hub import download
+
+    return download("r", legacy_token="t")
+
+
+def probe_keyword_dropped_by_the_helper_after_leaving_the_signature():
+    from acme.hub import download
+
+    return download("r", proxies=None)
+
+
+def probe_keyword_neither_the_helper_nor_the_function_takes():
+    from acme.hub import download
+
+    return download("r", mirror="m")
