@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from auditor.kinds import Kind
-from auditor.model import Action, Lookup, ParamKind, Resolution, SymbolKind
+from auditor.model import Action, CallShape, Lookup, ParamKind, Resolution, SymbolKind
 
 if TYPE_CHECKING:
-    from auditor.model import CallShape, Signature, Site
+    from auditor.model import Signature, Site, Symbol
 
 POSITIONAL = (ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL_OR_KEYWORD)
 KEYWORD_CAPABLE = (ParamKind.POSITIONAL_OR_KEYWORD, ParamKind.KEYWORD_ONLY)
@@ -152,11 +152,50 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
     if site.action is Action.OVERRIDE or site.call is None:
         return Verdict(resolution, (), signature)
     problems = bind(site.call, signature)
+    if not problems:
+        problems = forwarded(site.call, symbol, resolver)
     limit = symbol.positional_limit
     if not problems and limit is not None and site.call.positional > limit:
         why = f"the provider warns when more than {limit} arguments are passed by position"
         problems = (Problem(Kind.DEPRECATED, None, why),)  # it still runs: a warning
     return Verdict(resolution, problems, signature)
+
+
+MAX_FORWARDS = 4
+
+
+def forwarded(
+    shape: CallShape, symbol: Symbol, resolver: Resolver, depth: int = 0
+) -> tuple[Problem, ...]:
+    """Keywords that land in the callee's `**kwargs` and go on, unchanged, to the provider
+    callable it hands them to (forwards.py): each must be accepted there, or further on."""
+    signature = symbol.signature
+    if symbol.forwards is None or signature is None or shape.star_kwargs or depth > MAX_FORWARDS:
+        return ()
+    if symbol.forward_unless is not None and symbol.forward_unless in shape.keywords:
+        return ()  # the caller chose another callee
+    named = {p.name for p in signature.params if p.kind in KEYWORD_CAPABLE}
+    named |= set(symbol.forward_taken)
+    passed_on = tuple(k for k in shape.keywords if k not in named)
+    if not passed_on:
+        return ()
+    target = resolver.resolve(symbol.forwards)
+    onward = target.symbol
+    if target.status is not Lookup.FOUND or onward is None or onward.signature is None:
+        return ()
+    params = onward.signature.params
+    accepted = {p.name for p in params if p.kind in KEYWORD_CAPABLE}
+    catch_all = any(p.kind is ParamKind.VAR_KEYWORD for p in params)
+    where = f"it passes **kwargs on to {onward.path}, which does not take it"
+    problems = [
+        Problem(Kind.UNEXPECTED_KEYWORD, k, where)
+        for k in passed_on
+        if k not in accepted and not catch_all
+    ]
+    if problems or not catch_all:
+        return tuple(problems)
+    rest = CallShape(0, passed_on)
+    return forwarded(rest, onward, resolver, depth + 1)
 
 
 def _gone_before_the_call(target: str, missing: str | None) -> bool:

@@ -270,6 +270,9 @@ class Symbol:
     renamed: tuple[tuple[str, str], ...] = ()  # (old, new) keywords a wrapper still accepts
     positional_limit: int | None = None  # positional arguments past this still bind, warned
     reconstructs: bool = False  # an __init__ whose class makes new instances of type(self)
+    forwards: str | None = None  # keywords its **kwargs collects go on to this provider path
+    forward_unless: str | None = None  # ...unless the call passes this parameter
+    forward_taken: tuple[str, ...] = ()  # keys it takes out of **kwargs by name (not passed on)
 
 
 class Lookup(str, Enum):

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import griffe
 
 from auditor.model import Lookup, Resolution, Signature, Symbol, SymbolKind
-from auditor.provider import classes, dynamic, exprs, functions, hooks, wrappers
+from auditor.provider import classes, dynamic, exprs, forwards, functions, hooks, wrappers
 from auditor.provider.classes import Maker, Unknown
 from auditor.provider.paths import bare, candidates, module_files, prefixes
 
@@ -44,6 +44,8 @@ logger = logging.getLogger("drift_audit")
 _RECONSTRUCT = re.compile(r"type\(\s*self\s*\)\s*\(|self\.__class__\s*\(|\bcls\s*\(")
 _MARKER = re.compile(r"\(\)|\[\]|\[\*\]")
 MAX_DEPTH = 40
+Forwarded = tuple["str | None", "str | None", "tuple[str, ...]"]  # path, unless, taken
+NO_FORWARD: Forwarded = (None, None, ())
 DYNAMIC_ATTRIBUTES = ("__getattr__", "__getattribute__")
 PLAIN_ENUMS = frozenset({"enum.Enum", "enum.Flag"})  # no str/int mixin: no extra attributes
 TYPE_API = frozenset({"mro"})  # what every class has from `type`, besides dunders
@@ -695,7 +697,11 @@ class ProviderAPI:
             signature, why = self._constructor(obj)
             init = obj.members.get("__init__")
             params = functions.deprecated_parameters(init) if init is not None else ()
-            return Symbol(obj.path, SymbolKind.CLASS, signature, why, deprecated, params)
+            onward = self._class_forward(obj) if signature is not None else NO_FORWARD
+            return Symbol(
+                obj.path, SymbolKind.CLASS, signature, why, deprecated, params,
+                forwards=onward[0], forward_unless=onward[1], forward_taken=onward[2],
+            )  # fmt: skip
         if isinstance(obj, (griffe.Function, _Bound)):
             return self._function_symbol(obj, deprecated)
         if isinstance(obj, _Instance):
@@ -711,10 +717,37 @@ class ProviderAPI:
         params = tuple(dict.fromkeys((*functions.deprecated_parameters(function), *found.warned)))
         if found.positional_limit is not None and deprecated is None:
             deprecated = None  # positional use warns only when it happens (bind.py says so)
+        onward = self._forward(function) if found.signature is not None else NO_FORWARD
         return Symbol(
             function.path, SymbolKind.FUNCTION, found.signature, found.why, deprecated, params,
-            found.renamed, found.positional_limit, self._reconstructs(function),
+            found.renamed, found.positional_limit, self._reconstructs(function), *onward,
         )  # fmt: skip
+
+    def _forward(self, function: griffe.Function) -> Forwarded:
+        """Where the function's `**kwargs` go on to, as a provider path (forwards.py)."""
+        if not any(p.kind is griffe.ParameterKind.var_keyword for p in function.parameters):
+            return NO_FORWARD
+        node = _function_ast(function)
+        found = forwards.forward_of(node) if node is not None else None
+        if found is None:
+            return NO_FORWARD
+        if found.callee == "super":
+            owner = function.parent
+            bases = self._bases(owner, 0) if isinstance(owner, griffe.Class) else []
+            base = bases[0] if bases else None
+            return (base.path, None, found.taken) if base is not None else NO_FORWARD
+        path = _canonical(function.module, found.callee)
+        return (path, found.unless, found.taken) if self.owns(path) else NO_FORWARD
+
+    def _class_forward(self, cls: griffe.Class) -> Forwarded:
+        """The forward of the `__init__` that makes the class's constructor."""
+        for klass in self._mro(cls, 0):
+            if klass is None:
+                return NO_FORWARD
+            init = klass.members.get("__init__")
+            if init is not None:
+                return self._forward(init) if isinstance(init, griffe.Function) else NO_FORWARD
+        return NO_FORWARD
 
     def _reconstructs(self, function: griffe.Function) -> bool:
         """An `__init__` whose class (or a provider base) makes new instances of whatever

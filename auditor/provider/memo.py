@@ -152,10 +152,11 @@ def _well_typed(resolution: Resolution) -> bool:
     optional: list[object] = [resolution.missing, resolution.detail]
     if symbol is not None:
         texts += [symbol.path, *symbol.deprecated_params, *(n for p in symbol.renamed for n in p)]
+        texts += list(symbol.forward_taken)
         limit: object = symbol.positional_limit
         if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)):
             return False
-        optional += [symbol.why_unknown, symbol.deprecated]
+        optional += [symbol.why_unknown, symbol.deprecated, symbol.forwards, symbol.forward_unless]
         if symbol.signature is not None:
             texts += [p.name for p in symbol.signature.params]
             optional += [symbol.signature.returns]
@@ -289,6 +290,9 @@ def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
         "renamed": [list(pair) for pair in symbol.renamed],
         "positional_limit": symbol.positional_limit,
         "reconstructs": symbol.reconstructs,
+        "forwards": symbol.forwards,
+        "forward_unless": symbol.forward_unless,
+        "forward_taken": list(symbol.forward_taken),
         "returns": None if signature is None else signature.returns,
         "params": None
         if signature is None
@@ -313,4 +317,7 @@ def _symbol_from_json(data: dict[str, Any]) -> Symbol:
         renamed=tuple((str(a), str(b)) for a, b in data.get("renamed", ())),
         positional_limit=data.get("positional_limit"),
         reconstructs=data.get("reconstructs") is True,
+        forwards=data.get("forwards"),
+        forward_unless=data.get("forward_unless"),
+        forward_taken=tuple(data.get("forward_taken", ())),
     )

@@ -35,3 +35,35 @@ def probe_init_override_the_provider_reconstructs():  # oracle: differential
             super().__init__(size)
 
     return Mine(3).copy()
+
+
+def probe_keyword_forwarded_through_two_kwargs_hops():
+    from acme.params import argument
+
+    return argument("x", completion=len)
+
+
+def probe_keyword_forwarded_and_still_taken():
+    from acme.params import argument
+
+    return argument("x", default=1)
+
+
+def probe_keyword_taken_out_before_forwarding():
+    from acme.params import Custom, argument
+
+    return argument("x", cls=Custom, completion=len)
+
+
+def probe_class_constructor_forwarding_to_its_base():
+    from acme.params import Argument
+
+    return Argument(["x"], completion=len)
+
+
+def probe_forwarding_not_followed_when_the_dict_changes():  # oracle: unknown
+    # Python fails at 0.2 (completion reaches Parameter); the dict is changed first, so the
+    # analysis does not follow where its keys go
+    from acme.params import loose
+
+    return loose("x", completion=len)
