@@ -44,6 +44,10 @@ logger = logging.getLogger("drift_audit")
 _RECONSTRUCT = re.compile(r"type\(\s*self\s*\)\s*\(|self\.__class__\s*\(|\bcls\s*\(")
 _MARKER = re.compile(r"\(\)|\[\]|\[\*\]")
 MAX_DEPTH = 40
+MODULE_DUNDERS = frozenset(
+    {"__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
+     "__dict__", "__cached__", "__builtins__", "__annotations__"}
+)  # fmt: skip  # what every module object has, whatever its source defines
 Forwarded = tuple["str | None", "str | None", "tuple[str, ...]"]  # path, unless, taken
 NO_FORWARD: Forwarded = (None, None, ())
 DYNAMIC_ATTRIBUTES = ("__getattr__", "__getattribute__")
@@ -379,6 +383,8 @@ class ProviderAPI:
         return self._follow(member, depth)
 
     def _module_member(self, module: griffe.Module, name: str, path: str, depth: int) -> Any:
+        if name in MODULE_DUNDERS and name not in module.members:
+            raise Unknown(f"{path} is set by the import system")
         member = module.members.get(name)
         if member is not None and not getattr(member, "wildcard", None):
             return self._follow(member, depth)

@@ -90,11 +90,12 @@ def call_chain(node: ast.expr, *, plain: bool = False) -> Chain | None:
     return Chain(root, base, tuple(steps), tuple(calls), tuple(slices))
 
 
-def call_shape(node: ast.Call) -> CallShape:
+def call_shape(node: ast.Call, spread: tuple[str, ...] = ()) -> CallShape:
+    """What the call passes; `spread`: keys its `**d` certainly carries (spreads.py)."""
     starred = [isinstance(arg, ast.Starred) for arg in node.args]
     return CallShape(
         positional=starred.count(False),
-        keywords=tuple(kw.arg for kw in node.keywords if kw.arg is not None),
+        keywords=(*(kw.arg for kw in node.keywords if kw.arg is not None), *spread),
         star_args=any(starred),
         star_kwargs=any(kw.arg is None for kw in node.keywords),
     )
@@ -146,7 +147,7 @@ def _site(
     if not provider:
         return None
     node = use.node
-    call = call_shape(node) if isinstance(node, ast.Call) else None
+    call = call_shape(node, facts.spreads(node)) if isinstance(node, ast.Call) else None
     return Site(
         Action.CALL if call is not None else Action.ATTRIBUTE,
         provider[0],

@@ -10,6 +10,7 @@
 # which turn facts into model.Site and model.Edge once every file's bindings are known.
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Final
@@ -164,3 +165,8 @@ class FileFacts:
     functions: list[FunctionFacts] = field(default_factory=list)
     handled: list[Handled] = field(default_factory=list)
     gates: list[VersionGate] = field(default_factory=list)
+    spread_keys: dict[int, tuple[str, ...]] = field(default_factory=dict)  # id(call) -> keys
+
+    def spreads(self, node: ast.AST) -> tuple[str, ...]:
+        """The keys a call's `**d` certainly carries (scan/spreads.py)."""
+        return self.spread_keys.get(id(node), ())

@@ -77,7 +77,7 @@ def _site(facts: FileFacts, use: Use, value: Value, asked: bool) -> Site | None:
     if use.kind is UseKind.CALL and isinstance(node, ast.Call):
         if value.path.endswith(CALLED):
             return None  # calling a provider object: `__call__` is not followed
-        shape = call_shape(node)
+        shape = call_shape(node, facts.spreads(node))
     elif asked and use.kind is not UseKind.CALL:
         shape = None
     else:
@@ -113,7 +113,7 @@ def _partial(
     value = values.expression(use.scope, node.args[0])
     if value is None or value.kind is not ValueKind.PROVIDER or value.path.endswith(CALLED):
         return None
-    shape = call_shape(node)
+    shape = call_shape(node, facts.spreads(node))
     shape = replace(shape, positional=shape.positional - 1, star_args=True, star_kwargs=True)
     return Site(
         Action.CALL,

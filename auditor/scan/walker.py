@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from auditor.model import Definition, Edge, Handled, VersionGate
-from auditor.scan import guards
+from auditor.scan import guards, spreads
 from auditor.scan.calls import call_chain, call_shape, dotted_chain, super_call
 from auditor.scan.facts import (
     AttrStore,
@@ -178,6 +178,7 @@ class Walker:
         decorators = tuple(node.decorator_list)
         function = FunctionFacts(path, self.scope, node.args, node.returns, decorators, is_async)
         self.facts.functions.append(function)
+        self.facts.spread_keys.update(spreads.spread_keys(node))
         scope = self._child_scope("function", path)
         self._bind_parameters(scope, node.args)
         if self.scope.kind == "class" and self.klass is not None:
@@ -469,7 +470,9 @@ class Walker:
         chain = dotted_chain(node.func)
         found_super = super_call(node.func) if chain is None else None
         if found_super is not None:
-            self._super(found_super[0], found_super[1], node, call_shape(node))
+            self._super(
+                found_super[0], found_super[1], node, call_shape(node, self.facts.spreads(node))
+            )
             self.visit(found_super[1])
         elif chain is not None:
             self._use(chain, UseKind.CALL, node)

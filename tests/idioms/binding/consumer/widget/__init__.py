@@ -67,3 +67,34 @@ def probe_forwarding_not_followed_when_the_dict_changes():  # oracle: unknown
     from acme.params import loose
 
     return loose("x", completion=len)
+
+
+def probe_dict_display_spread_into_a_call():
+    from acme.params import Parameter
+
+    options = {"completion": None}
+    return Parameter(["x"], **options)
+
+
+def probe_setdefault_then_spread(**kwargs):
+    from acme.params import Parameter
+
+    kwargs.setdefault("completion", None)
+    return Parameter(["x"], **kwargs)
+
+
+def probe_key_removed_before_the_spread():
+    from acme.params import Parameter
+
+    options = {"completion": None, "default": 1}
+    options.pop("completion")
+    return Parameter(["x"], **options)
+
+
+def probe_key_added_in_a_branch_not_taken():
+    from acme.params import Parameter
+
+    options = {}
+    if acme.__name__ == "not acme":
+        options["completion"] = None
+    return Parameter(["x"], **options)

@@ -101,3 +101,7 @@ def probe_a_name_bound_to_a_function_binds_like_it():
     from acme import aliases
 
     return aliases.ib(1, convert=int)
+
+
+def probe_module_attributes_the_import_system_sets():
+    return acme.__name__, acme.__file__, acme.__spec__, acme.__path__
