@@ -179,6 +179,7 @@ def forwarded(
     passed_on = tuple(k for k in shape.keywords if k not in named)
     if not passed_on:
         return ()
+    added = tuple(k for k in symbol.forward_added if k not in passed_on)
     target = resolver.resolve(symbol.forwards)
     onward = target.symbol
     if target.status is not Lookup.FOUND or onward is None or onward.signature is None:
@@ -194,7 +195,7 @@ def forwarded(
     ]
     if problems or not catch_all:
         return tuple(problems)
-    rest = CallShape(0, passed_on)
+    rest = CallShape(0, (*passed_on, *added))  # what the callee adds goes on too
     return forwarded(rest, onward, resolver, depth + 1)
 
 

@@ -273,6 +273,7 @@ class Symbol:
     forwards: str | None = None  # keywords its **kwargs collects go on to this provider path
     forward_unless: str | None = None  # ...unless the call passes this parameter
     forward_taken: tuple[str, ...] = ()  # keys it takes out of **kwargs by name (not passed on)
+    forward_added: tuple[str, ...] = ()  # keys it puts in itself (passed on with the caller's)
 
 
 class Lookup(str, Enum):

@@ -48,8 +48,8 @@ MODULE_DUNDERS = frozenset(
     {"__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
      "__dict__", "__cached__", "__builtins__", "__annotations__"}
 )  # fmt: skip  # what every module object has, whatever its source defines
-Forwarded = tuple["str | None", "str | None", "tuple[str, ...]"]  # path, unless, taken
-NO_FORWARD: Forwarded = (None, None, ())
+Forwarded = tuple["str | None", "str | None", "tuple[str, ...]", "tuple[str, ...]"]
+NO_FORWARD: Forwarded = (None, None, (), ())  # path, unless, taken, added
 DYNAMIC_ATTRIBUTES = ("__getattr__", "__getattribute__")
 PLAIN_ENUMS = frozenset({"enum.Enum", "enum.Flag"})  # no str/int mixin: no extra attributes
 TYPE_API = frozenset({"mro"})  # what every class has from `type`, besides dunders
@@ -707,6 +707,7 @@ class ProviderAPI:
             return Symbol(
                 obj.path, SymbolKind.CLASS, signature, why, deprecated, params,
                 forwards=onward[0], forward_unless=onward[1], forward_taken=onward[2],
+                forward_added=onward[3],
             )  # fmt: skip
         if isinstance(obj, (griffe.Function, _Bound)):
             return self._function_symbol(obj, deprecated)
@@ -741,9 +742,9 @@ class ProviderAPI:
             owner = function.parent
             bases = self._bases(owner, 0) if isinstance(owner, griffe.Class) else []
             base = bases[0] if bases else None
-            return (base.path, None, found.taken) if base is not None else NO_FORWARD
+            return (base.path, None, found.taken, found.added) if base is not None else NO_FORWARD
         path = _canonical(function.module, found.callee)
-        return (path, found.unless, found.taken) if self.owns(path) else NO_FORWARD
+        return (path, found.unless, found.taken, found.added) if self.owns(path) else NO_FORWARD
 
     def _class_forward(self, cls: griffe.Class) -> Forwarded:
         """The forward of the `__init__` that makes the class's constructor."""

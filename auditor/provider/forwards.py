@@ -1,7 +1,8 @@
 """Where a provider function sends the keywords its `**kwargs` collects.
 
 What it owns: reading a function's source for the one call it hands its `**kwargs` to,
-but for keys it takes out by name (`attrs.pop("cls", None)`): `super().__init__(name,
+but for keys it takes out by name (`attrs.pop("cls", None)`; keys it adds, with
+`setdefault` or `kwargs["k"] = v`, leave the caller's there): `super().__init__(name,
 **kwargs)`, `Argument(decls, **attrs)`, or a local name bound to a provider class when the
 caller does not choose another (click's `cls = attrs.pop("cls", None) or Argument`, or
 `if cls is None: cls = Argument`, then `cls(decls, **attrs)`). Then a keyword a caller
@@ -18,7 +19,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-MUTATORS = frozenset({"pop", "popitem", "update", "setdefault", "clear", "__setitem__"})
+REMOVERS = frozenset({"pop", "popitem", "clear", "__delitem__"})  # adding keys keeps the rest
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class Forward:
     callee: str  # "super" (the next class's constructor) or a dotted name as written
     unless: str | None = None  # a keyword that, when passed, chooses another callee
     taken: tuple[str, ...] = ()  # keys the function takes out of **kwargs by name
+    added: tuple[str, ...] = ()  # keys it puts in itself (`setdefault`, `kw["cls"] = X`)
 
 
 def forward_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Forward | None:
@@ -36,12 +38,19 @@ def forward_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Forward | No
     kwargs = function.args.kwarg.arg
     callees: set[str] = set()
     taken: list[str] = []
+    added: list[str] = []
     positional = [*function.args.posonlyargs, *function.args.args]
     receivers = {positional[0].arg} & {"self", "cls"} if positional else set()
     for node in ast.walk(function):
         key = _taken(node, kwargs)
         if key is not None:
             taken += [key] if key else []  # `.get` reads: the key still goes on
+            continue
+        put = _added(node, kwargs)
+        if put is not None:
+            if not put:
+                return None  # a key that is not spelled: it may be any
+            added += put
             continue
         if _changes(node, kwargs):
             return None
@@ -62,9 +71,36 @@ def forward_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Forward | No
         return None
     callee = callees.pop()
     if "." in callee or callee == "super":
-        return Forward(callee, taken=tuple(taken))
+        return Forward(callee, taken=tuple(taken), added=tuple(added))
     found = _local_choice(function, callee, kwargs)
-    return Forward(found.callee, found.unless, tuple(taken)) if found else None
+    return Forward(found.callee, found.unless, tuple(taken), tuple(added)) if found else None
+
+
+def _added(node: ast.AST, kwargs: str) -> list[str] | None:
+    """Keys a statement puts into the dict: `kw.setdefault("k", v)`, `kw["k"] = v`,
+    `kw.update(k=v)` (an empty list: a key not spelled); None: not such a statement."""
+    if isinstance(node, ast.Assign):
+        keys = []
+        for target in node.targets:
+            if isinstance(target, ast.Subscript) and _is(target.value, kwargs):
+                key = target.slice
+                if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                    return []
+                keys.append(key.value)
+        return keys or None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if not _is(node.func.value, kwargs):
+            return None
+        if node.func.attr == "setdefault":
+            first = node.args[0] if node.args else None
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                return [first.value]
+            return []
+        if node.func.attr == "update":
+            if node.args or any(k.arg is None for k in node.keywords):
+                return []
+            return [k.arg for k in node.keywords if k.arg]
+    return None
 
 
 def _taken(node: ast.AST, kwargs: str) -> str | None:
@@ -83,15 +119,18 @@ def _taken(node: ast.AST, kwargs: str) -> str | None:
 
 
 def _changes(node: ast.AST, kwargs: str) -> bool:
-    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
-        targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
-        for target in targets:
-            if _is(target, kwargs):
-                return True
-            if isinstance(target, ast.Subscript) and _is(target.value, kwargs):
-                return True
+    """Whether the statement may take a caller's key out of the dict or rebind it (adding
+    keys, `setdefault`, `update`, `kwargs["k"] = v`, keeps every key the caller passed)."""
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return any(_is(target, kwargs) for target in targets)
+    if isinstance(node, ast.Delete):
+        return any(
+            _is(t, kwargs) or (isinstance(t, ast.Subscript) and _is(t.value, kwargs))
+            for t in node.targets
+        )
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        return _is(node.func.value, kwargs) and node.func.attr in MUTATORS
+        return _is(node.func.value, kwargs) and node.func.attr in REMOVERS
     return False
 
 

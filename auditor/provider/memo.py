@@ -152,7 +152,7 @@ def _well_typed(resolution: Resolution) -> bool:
     optional: list[object] = [resolution.missing, resolution.detail]
     if symbol is not None:
         texts += [symbol.path, *symbol.deprecated_params, *(n for p in symbol.renamed for n in p)]
-        texts += list(symbol.forward_taken)
+        texts += [*symbol.forward_taken, *symbol.forward_added]
         limit: object = symbol.positional_limit
         if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)):
             return False
@@ -293,6 +293,7 @@ def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
         "forwards": symbol.forwards,
         "forward_unless": symbol.forward_unless,
         "forward_taken": list(symbol.forward_taken),
+        "forward_added": list(symbol.forward_added),
         "returns": None if signature is None else signature.returns,
         "params": None
         if signature is None
@@ -320,4 +321,5 @@ def _symbol_from_json(data: dict[str, Any]) -> Symbol:
         forwards=data.get("forwards"),
         forward_unless=data.get("forward_unless"),
         forward_taken=tuple(data.get("forward_taken", ())),
+        forward_added=tuple(data.get("forward_added", ())),
     )

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from auditor.model import Action, CallShape, Edge, Site
+from auditor.scan.constructors import provider_constructor
 from auditor.scan.facts import CALLED, ITEM, UseKind
 
 if TYPE_CHECKING:
@@ -145,7 +146,7 @@ def _site(
         return None
     provider = [p for p in paths if resolver.is_provider(p)]
     if not provider:
-        return None
+        return _constructed(facts, use, paths, resolver)
     node = use.node
     call = call_shape(node, facts.spreads(node)) if isinstance(node, ast.Call) else None
     return Site(
@@ -159,6 +160,32 @@ def _site(
         via=next((p for p in binding.paths if resolver.is_provider(p)), None),
         store=use.kind is UseKind.STORE,
     )
+
+
+def _constructed(
+    facts: FileFacts, use: Use, paths: tuple[str, ...], resolver: Resolver
+) -> Site | None:
+    """`Plain(proxies=1)` where consumer class Plain's constructor is a provider class's
+    (constructors.py): a call of that constructor, whole, or only for the keywords the
+    consumer's own forwarding `__init__`s hand on."""
+    node = use.node
+    if use.kind is not UseKind.CALL or not isinstance(node, ast.Call) or len(paths) != 1:
+        return None
+    if not resolver.is_class(paths[0]):
+        return None
+    reached = provider_constructor(paths[0], resolver)
+    if reached is None:
+        return None
+    target, named = reached
+    shape = call_shape(node, facts.spreads(node))
+    if named is not None:  # only what goes on through **kwargs: keywords, checked as such
+        onward = tuple(k for k in shape.keywords if k not in named)
+        if not onward:
+            return None
+        shape = CallShape(0, onward, star_args=True, star_kwargs=True)
+    location = facts.positions.of(node)
+    # via: the provider class itself, so a failing import of it covers this call too
+    return Site(Action.CALL, target, use.scope.owner, location, shape, use.guarded, via=target)
 
 
 def _edges(

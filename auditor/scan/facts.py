@@ -20,6 +20,7 @@ from auditor.model import CallShape, Definition, Edge, Handled, Location, Site, 
 if TYPE_CHECKING:
     import ast
 
+    from auditor.provider.forwards import Forward
     from auditor.scan.scopes import Scope, Source
 
 Span = tuple[int, int, int, int]  # line, byte offset, end line, end byte offset (raw ast)
@@ -125,6 +126,7 @@ class FunctionFacts:
     returns: ast.expr | None
     decorators: tuple[ast.expr, ...]
     is_async: bool
+    forward: Forward | None = None  # where its **kwargs go on to, unchanged (forwards.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +146,7 @@ class ClassFacts:
     methods: list[Method] = field(default_factory=list)
     guarded: bool = False
     body: Scope | None = None  # the class body's own scope
+    made: bool = False  # decorated or given a metaclass: its constructor may not be __init__
 
 
 @dataclass(slots=True)

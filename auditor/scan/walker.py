@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from auditor.model import Definition, Edge, Handled, VersionGate
+from auditor.provider import forwards
 from auditor.scan import guards, spreads
 from auditor.scan.calls import call_chain, call_shape, dotted_chain, super_call
 from auditor.scan.facts import (
@@ -176,7 +177,10 @@ class Walker:
         path = self._define(node.name, "function", node)
         is_async = isinstance(node, ast.AsyncFunctionDef)
         decorators = tuple(node.decorator_list)
-        function = FunctionFacts(path, self.scope, node.args, node.returns, decorators, is_async)
+        onward = forwards.forward_of(node) if node.args.kwarg is not None else None
+        function = FunctionFacts(
+            path, self.scope, node.args, node.returns, decorators, is_async, onward
+        )
         self.facts.functions.append(function)
         self.facts.spread_keys.update(spreads.spread_keys(node))
         scope = self._child_scope("function", path)
@@ -233,6 +237,7 @@ class Walker:
         self._body(node.decorator_list)
         path = f"{self.scope.owner}.{node.name}"
         facts = ClassFacts(self.facts.path, path, self.scope, guarded=self.guarded)
+        facts.made = bool(node.decorator_list) or any(k.arg == "metaclass" for k in node.keywords)
         for base in node.bases:
             self._base(facts, base)
         for keyword in node.keywords:

@@ -34,6 +34,8 @@ def forward(source: str) -> Forward | None:
             Forward("Option", "cls"),
         ),
         ("def f(**kw):\n    kw.pop('x')\n    return g(**kw)", Forward("g", taken=("x",))),
+        ("def f(**kw):\n    kw.setdefault('t', 5)\n    return g(**kw)", Forward("g", added=("t",))),
+        ("def f(**kw):\n    kw['cls'] = G\n    return g(**kw)", Forward("g", added=("cls",))),
     ],
 )
 def test_a_forward_is_read(source: str, expected: Forward) -> None:
@@ -44,8 +46,10 @@ def test_a_forward_is_read(source: str, expected: Forward) -> None:
     "source",
     [
         "def f(a):\n    return g(a)",  # no **kwargs
-        "def f(**kw):\n    kw['x'] = 1\n    return g(**kw)",  # changed
-        "def f(**kw):\n    kw.update(y=2)\n    return g(**kw)",
+        "def f(**kw):\n    del kw['x']\n    return g(**kw)",  # a caller's key may be gone
+        "def f(**kw):\n    kw.clear()\n    return g(**kw)",
+        "def f(**kw):\n    kw = {}\n    return g(**kw)",  # rebound
+        "def f(k, **kw):\n    kw[k] = 1\n    return g(**kw)",  # a key not spelled
         "def f(**kw):\n    return g(kw)",  # the dict itself handed on
         "def f(**kw):\n    g(**kw)\n    return h(**kw)",  # two targets
         "def f(self, **kw):\n    return self.build(**kw)",  # dispatched at run time

@@ -98,3 +98,17 @@ def probe_key_added_in_a_branch_not_taken():
     if acme.__name__ == "not acme":
         options["completion"] = None
     return Parameter(["x"], **options)
+
+
+def probe_keyword_for_a_class_a_wrapper_picks_by_a_key_it_adds():
+    from acme.params import group
+
+    return group("g", chain=True)
+
+
+def probe_wrong_keyword_through_a_class_picked_by_an_added_key():  # oracle: unknown
+    # Python fails (Group hands `nonsense` on to Command); the callee of command() is chosen
+    # by the `cls` key group() adds, so the analysis stops following there
+    from acme.params import group
+
+    return group("g", nonsense=1)

@@ -24,3 +24,24 @@ def loose(*decls, **attrs):
 class Custom(Parameter):
     def __init__(self, decls, completion=None, **attrs):
         super().__init__(decls, **attrs)
+
+
+class Command:
+    def __init__(self, name, help=None):
+        self.name = name
+
+
+class Group(Command):
+    def __init__(self, name, chain=False, **attrs):
+        super().__init__(name, **attrs)
+
+
+def command(name=None, cls=None, **attrs):
+    if cls is None:
+        cls = Command
+    return cls(name, **attrs)
+
+
+def group(name=None, **attrs):
+    attrs["cls"] = Group  # the wrapper picks the class by a keyword it adds itself
+    return command(name, **attrs)

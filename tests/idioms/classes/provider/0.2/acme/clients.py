@@ -1,0 +1,6 @@
+"""A provider class consumers subclass (httpx.Client's shape)."""
+
+
+class Client:
+    def __init__(self, base=None, timeout=5):
+        self.base = base
