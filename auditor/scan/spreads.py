@@ -24,7 +24,12 @@ def spread_keys(function: FunctionNode) -> dict[int, tuple[str, ...]]:
         known[function.args.kwarg.arg] = set()
     out: dict[int, tuple[str, ...]] = {}
     for statement in function.body:
-        for call in _calls(statement):
+        if not known:  # nothing followed yet: only a dict display can start it (cheap)
+            literal = _display(statement)
+            if literal is not None:
+                known[literal[0]] = literal[1]
+            continue
+        for call in _calls(statement) if any(known.values()) else ():
             for keyword in call.keywords:
                 value = keyword.value
                 if keyword.arg is None and isinstance(value, ast.Name) and known.get(value.id):
