@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING
 from auditor.bind import compare
 from auditor.kinds import Kind
 from auditor.model import Action, Finding, Location, Status, SymbolKind
+from auditor.provider.paths import bare
+from auditor.scan.imports import root_of
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -230,10 +232,10 @@ class _Context:
     def dead_at(self, site: Site, version: str) -> bool:
         """Whether a site's line does not run with this release: it is under a version test
         of the same provider (`if tornado.version_info >= (5, 0):`) decided against it."""
-        line, root = site.location.line, site.target.split(".", 1)[0].split("(", 1)[0]
+        line, root = site.location.line, bare(root_of(site.target))
         return any(
             gate.first_line <= line <= gate.last_line
-            and gate.test.module.split(".", 1)[0] == root
+            and root_of(gate.test.module) == root
             and gate.test.runs(version) is False
             for gate in self.gates.get(site.location.path, ())
         )

@@ -449,8 +449,8 @@ class ProviderAPI:
 
     def _all_is_static(self, module: griffe.Module) -> bool:
         if module.path not in self._static_all:
-            text = self._texts.get(module.path)
-            self._static_all[module.path] = text is not None and _all_is_static(text[1])
+            loaded = self._evaluator().host.module_ast(module.path)  # parsed once, shared
+            self._static_all[module.path] = loaded is not None and _all_is_static(loaded[0])
         return self._static_all[module.path]
 
     def _star_sources(
@@ -565,11 +565,13 @@ class ProviderAPI:
                 continue
             owner = klass
 
-            def method_source(method: str, owner: griffe.Class = owner) -> str | None:
+            def method_of(
+                method: str, owner: griffe.Class = owner
+            ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
                 member = owner.members.get(method)
-                return _source(member) if member is not None and not member.is_alias else None
+                return _function_ast(member) if member is not None and not member.is_alias else None
 
-            if hooks.hook_adds(_source(hook), method_source).may_add(name):
+            if hooks.hook_adds(_function_ast(hook), method_of).may_add(name):
                 return True
         return False
 
@@ -1076,13 +1078,9 @@ def _star_exports(module: griffe.Module, name: str, static: bool) -> bool:
     return name in exports
 
 
-def _all_is_static(text: str) -> bool:
+def _all_is_static(tree: ast.Module) -> bool:
     """No function touches `__all__` (numpy's `extend_all(umath)` appends to it) and nothing
     writes the namespace through `globals()`."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
-        return False
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id == "globals":
             return False

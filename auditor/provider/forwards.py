@@ -19,6 +19,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from auditor.provider.pyvalues import dotted
+
 REMOVERS = frozenset({"pop", "popitem", "clear", "__delitem__"})  # adding keys keeps the rest
 
 
@@ -143,13 +145,7 @@ def _callee(func: ast.expr) -> str | None:
         and func.value.func.id == "super"
     ):
         return "super"
-    parts: list[str] = []
-    while isinstance(func, ast.Attribute):
-        parts.append(func.attr)
-        func = func.value
-    if not isinstance(func, ast.Name):
-        return None
-    return ".".join([func.id, *reversed(parts)])
+    return dotted(func)
 
 
 def _local_choice(

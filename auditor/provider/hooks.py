@@ -7,7 +7,8 @@ spelled may add anything. A call made for its effect (a statement of its own) is
 when it is a method of the class called on `cls` (one level down), and may add anything when
 it hands `cls` to other code; a call whose value is used (`requests =
 cls._get_default_requests()`, `ArtistInspector(cls).get_setters()`) is taken as a reading.
-Pure AST work: it takes source text and gives an `Adds`.
+Pure AST work: it takes the hook's AST (and the class's source text, for `setattr(self, ...)`)
+and gives an `Adds`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+    MethodReader = Callable[[str], FunctionNode | None]
 
 # Calls that may take the class without adding to it.
 READERS = frozenset({"getattr", "hasattr", "isinstance", "issubclass", "vars", "type", "id",
@@ -38,16 +42,15 @@ class Adds:
         return self.anything or name in self.names or any(s.fullmatch(name) for s in self.shapes)
 
 
-def hook_adds(source: str, method_source: Callable[[str], str | None]) -> Adds:
-    """What the `__init_subclass__` whose source this is may add; `method_source(name)`
-    gives the source of another method of the class (None when it has none)."""
+def hook_adds(function: FunctionNode | None, method_of: MethodReader) -> Adds:
+    """What this `__init_subclass__` (its AST; None: not readable) may add; `method_of(name)`
+    gives the AST of another method of the class (None when it has none)."""
     adds = Adds()
-    _read(source, method_source, adds, depth=0)
+    _read(function, method_of, adds, depth=0)
     return adds
 
 
-def _read(source: str, method_source: Callable[[str], str | None], adds: Adds, depth: int) -> None:
-    function = _function(source)
+def _read(function: FunctionNode | None, method_of: MethodReader, adds: Adds, depth: int) -> None:
     if function is None:
         adds.anything = True
         return
@@ -65,13 +68,13 @@ def _read(source: str, method_source: Callable[[str], str | None], adds: Adds, d
                     assert isinstance(target, ast.Attribute)
                     adds.names.add(target.attr)
         elif isinstance(node, ast.Call):
-            _call(node, cls, method_source, adds, depth, effect=id(node) in effects)
+            _call(node, cls, method_of, adds, depth, effect=id(node) in effects)
 
 
 def _call(
     node: ast.Call,
     cls: str,
-    method_source: Callable[[str], str | None],
+    method_of: MethodReader,
     adds: Adds,
     depth: int,
     *,
@@ -85,9 +88,9 @@ def _call(
     if not effect:
         return  # its value is used: a reading
     if isinstance(func, ast.Attribute) and _is(func.value, cls):
-        called = method_source(func.attr) if depth == 0 else None
+        called = method_of(func.attr) if depth == 0 else None
         if called is not None:
-            _read(called, method_source, adds, depth + 1)
+            _read(called, method_of, adds, depth + 1)
         elif depth > 0:
             adds.anything = True
         return
@@ -107,17 +110,6 @@ def _setattr_name(expr: ast.expr | None, adds: Adds) -> None:
         adds.shapes.append(re.compile("".join(pieces)))
     else:
         adds.anything = True
-
-
-def _function(source: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return node
-    return None
 
 
 def _is(expr: ast.expr, cls: str, *, attribute: bool = False) -> bool:

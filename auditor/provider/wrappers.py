@@ -30,6 +30,8 @@ import ast
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from auditor.provider.pyvalues import dotted
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -141,9 +143,9 @@ def _returned(
     if isinstance(value, ast.Name) and value.id in local_defs:
         return wrapper_effect(local_defs[value.id], func, closure, helper)
     if isinstance(value, ast.Call):
-        callee = _dotted(value.func)
+        callee = dotted(value.func)
         inner = value.func
-        if isinstance(inner, ast.Call) and _dotted(inner.func) in WRAPS and value.args:
+        if isinstance(inner, ast.Call) and dotted(inner.func) in WRAPS and value.args:
             return _returned(value.args[0], func, local_defs, closure, decorator, helper)
         if callee in UPDATE_WRAPPER and value.args:
             return _returned(value.args[0], func, local_defs, closure, decorator, helper)
@@ -161,7 +163,7 @@ def wrapper_effect(
     star, stars = args.vararg, args.kwarg
     if star is None and stars is None:
         return Effect("own", own=args)
-    calls = [n for n in ast.walk(wrapper) if isinstance(n, ast.Call) and _dotted(n.func) == func]
+    calls = [n for n in ast.walk(wrapper) if isinstance(n, ast.Call) and dotted(n.func) == func]
     if not calls:
         return unknown("the wrapper never calls the function it wraps")
     star_name = star.arg if star is not None else None
@@ -198,7 +200,7 @@ def _through_helper(
     if helper is None or len(rebinds) != 1 or len(rebinds[0].targets) != 1:
         return None
     call = rebinds[0].value
-    name = _dotted(call.func) if isinstance(call, ast.Call) else None
+    name = dotted(call.func) if isinstance(call, ast.Call) else None
     node = helper(name) if name else None
     if node is None or not isinstance(call, ast.Call):
         return None
@@ -264,7 +266,7 @@ def _copy_of(value: ast.expr, copies: set[str]) -> bool:
     """`kwargs.copy()`, `dict(kwargs)`, `{**kwargs}`."""
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
         return value.func.attr == "copy" and _is_name(value.func.value, copies)
-    if isinstance(value, ast.Call) and _dotted(value.func) == "dict" and len(value.args) == 1:
+    if isinstance(value, ast.Call) and dotted(value.func) == "dict" and len(value.args) == 1:
         return _is_name(value.args[0], copies)
     if isinstance(value, ast.Dict) and len(value.keys) == 1 and value.keys[0] is None:
         return _is_name(value.values[0], copies)
@@ -418,18 +420,9 @@ def _touches(wrapper: ast.AST, star: str, calls: list[ast.Call]) -> bool:
 
 def _warns(wrapper: ast.AST) -> bool:
     for node in ast.walk(wrapper):
-        if isinstance(node, ast.Call) and (_dotted(node.func) or "").endswith("warn"):
+        if isinstance(node, ast.Call) and (dotted(node.func) or "").endswith("warn"):
             for arg in [*node.args, *(k.value for k in node.keywords)]:
-                name = (_dotted(arg) or "").rsplit(".", 1)[-1]
+                name = (dotted(arg) or "").rsplit(".", 1)[-1]
                 if name.endswith(DEPRECATIONS) or "Deprecat" in name:
                     return True
     return False
-
-
-def _dotted(expr: ast.expr) -> str | None:
-    if isinstance(expr, ast.Name):
-        return expr.id
-    if isinstance(expr, ast.Attribute):
-        inner = _dotted(expr.value)
-        return f"{inner}.{expr.attr}" if inner else None
-    return None

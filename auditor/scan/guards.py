@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from auditor.model import RELEASE as _RELEASE
 from auditor.model import VersionTest
+from auditor.scan.calls import dotted_chain
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -230,14 +231,9 @@ def _version_reading(expr: ast.expr, resolve: Callable[[str], str | None]) -> Re
 
 
 def _module_of(expr: ast.expr, resolve: Callable[[str], str | None]) -> str | None:
-    parts: list[str] = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if not isinstance(expr, ast.Name):
-        return None
-    head = resolve(expr.id)
-    return ".".join([head, *reversed(parts)]) if head else None
+    chain = dotted_chain(expr)
+    head = resolve(chain[0]) if chain else None
+    return ".".join([head, *chain[1:]]) if head and chain else None
 
 
 def _version_literal(expr: ast.expr) -> tuple[int, ...] | int | None:

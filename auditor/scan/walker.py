@@ -34,7 +34,7 @@ from auditor.scan.facts import (
     span_of,
 )
 from auditor.scan.imports import ImportRecorder, absolute_module
-from auditor.scan.scopes import Scope, Source, SourceKind
+from auditor.scan.scopes import NOT_HERE, Binding, Scope, Source, SourceKind, local_binding
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -356,12 +356,16 @@ class Walker:
             self.assigned.add(name)
 
     def _import_of(self, name: str) -> str | None:
-        """The module a local name is bound to by an import, if one and only one."""
+        """The module a name read here is bound to by an import, if one and only one (scope by
+        scope as the resolver looks names up; a class body is not seen from inside it)."""
         scope: Scope | None = self.scope
         while scope is not None:
-            targets = scope.imports.get(name)
-            if targets:
-                return targets[0] if len(set(targets)) == 1 else None
+            hidden = scope.kind == "class" and scope is not self.scope
+            found = NOT_HERE if hidden else local_binding(scope, name)
+            if found is not NOT_HERE:
+                imported = isinstance(found, Binding) and not (found.is_def or found.instance)
+                paths = found.paths if isinstance(found, Binding) else ()
+                return paths[0] if imported and len(set(paths)) == 1 else None
             scope = scope.parent
         return None
 
