@@ -47,7 +47,7 @@ STR_METHODS = frozenset(
 )  # fmt: skip
 
 
-def call(frame: Frame, expr: ast.Call, *, statement: bool, certain: bool) -> Any:
+def call(frame: Frame, expr: ast.Call, *, certain: bool) -> Any:
     func = frame.value(expr.func)
     callee = frame.canonical(expr.func)
     args = [frame.value(a) for a in expr.args if not isinstance(a, ast.Starred)]
@@ -55,7 +55,7 @@ def call(frame: Frame, expr: ast.Call, *, statement: bool, certain: bool) -> Any
     if any(isinstance(a, ast.Starred) for a in expr.args) or any(
         k.arg is None for k in expr.keywords
     ):
-        return _opaque(frame, statement)
+        return UNKNOWN  # `*args`/`**kwargs`: not followed
     if isinstance(func, tuple) and len(func) == 3 and func[0] == "method":
         return _method(frame, func[1], func[2], args, kwargs, expr, certain)
     if callee in ("warnings.warn", "warn") or (callee or "").endswith("warnings.warn"):
@@ -75,7 +75,9 @@ def call(frame: Frame, expr: ast.Call, *, statement: bool, certain: bool) -> Any
         return _call_function(frame, function, args, kwargs)
     if callee == "sys.modules.get" or callee == "sys.modules.__getitem__":
         return UNKNOWN
-    return _opaque(frame, statement)
+    # A call not followed: its value is not known (as a statement it is passed over: it may
+    # have effects, but none that serves or refuses a name).
+    return UNKNOWN
 
 
 def _call_function(
@@ -99,12 +101,6 @@ def _writes_names(node: ast.AST) -> bool:
         if isinstance(sub, ast.Attribute) and sub.attr in ("modules", "__dict__"):
             return True
     return False
-
-
-def _opaque(frame: Frame, statement: bool) -> Any:
-    """A call we do not follow: its value is not known (as a statement, it is passed over:
-    it may have effects, but none that serves or refuses a name)."""
-    return UNKNOWN
 
 
 def _warn(frame: Frame, expr: ast.Call, args: list[Any]) -> None:

@@ -252,11 +252,7 @@ class Evaluator:
 
 
 def _served(value: Any, deprecated: str | None) -> Outcome:
-    if isinstance(value, Ref):
-        return Served(value.path, deprecated)
-    if value is UNKNOWN or isinstance(value, Partial):
-        return Served(None, deprecated)
-    return Served(None, deprecated)
+    return Served(value.path if isinstance(value, Ref) else None, deprecated)
 
 
 def _lazy_outcome(facts: ModuleFacts, model: tuple[Any, ...], name: str) -> Outcome:

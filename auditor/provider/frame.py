@@ -143,7 +143,7 @@ class Frame:
 
     def _stmt_Expr(self, node: ast.Expr, certain: bool) -> None:
         if isinstance(node.value, ast.Call):
-            calls.call(self, node.value, statement=True, certain=certain)
+            calls.call(self, node.value, certain=certain)
         elif not self.top and not isinstance(node.value, ast.Constant):
             self.value(node.value)
 
@@ -159,7 +159,7 @@ class Frame:
     def _stmt_Assign(self, node: ast.Assign, certain: bool) -> None:
         if self.top and calls.lazy_assign(self, node):
             return
-        value = self.value(node.value) if self.top else self._strict(node.value)
+        value = self.value(node.value)
         for target in node.targets:
             self.assign(target, value, certain)
 
@@ -338,9 +338,6 @@ class Frame:
         return spelled
 
     # ------------------------------------------------------------------- expressions
-
-    def _strict(self, expr: ast.expr) -> Any:
-        return self.value(expr)
 
     def value(self, expr: ast.expr | None) -> Any:
         if expr is None:
@@ -582,4 +579,4 @@ class Frame:
                 yield from values
 
     def _expr_Call(self, expr: ast.Call) -> Any:
-        return calls.call(self, expr, statement=False, certain=True)
+        return calls.call(self, expr, certain=True)
