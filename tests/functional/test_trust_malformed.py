@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from auditor.sources import fetch
-from tests.trust import acme
+from tests.trust import acme, machine
 from tests.trust.archives import Member, sdist, wheel
 from tests.trust.cli import error_line, invoke
 from tests.trust.fakeindex import FakeIndex, indexes_closed_after, serving
@@ -34,10 +33,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(autouse=True)
 def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
-    for var in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "DRIFT_AUDIT_CACHE_DIR"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setattr(fetch, "RETRY_DELAYS", (0.0, 0.0, 0.0))
+    machine.isolate(monkeypatch)
 
 
 def no_crash(result: Result) -> None:

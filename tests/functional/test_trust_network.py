@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from auditor.sources import fetch, limits
-from tests.trust import acme
+from tests.trust import acme, machine
 from tests.trust.archives import sdist
 from tests.trust.cli import error_line, invoke
 from tests.trust.fakeindex import FakeIndex, indexes_closed_after, serving
@@ -34,12 +34,9 @@ TOKEN = "s3cr3t-T0KEN"
 
 @pytest.fixture(autouse=True)
 def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
-    for var in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "DRIFT_AUDIT_CACHE_DIR"):
-        monkeypatch.delenv(var, raising=False)
+    machine.isolate(monkeypatch)
     for var in (fetch.TIMEOUT_ENV, fetch.RETRIES_ENV, "DRIFT_AUDIT_DEADLINE"):
         monkeypatch.delenv(var, raising=False)
-    monkeypatch.setattr(fetch, "RETRY_DELAYS", (0.0, 0.0, 0.0))
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ import hashlib
 import io
 import json
 import logging
-import os
 import socket
 import tarfile
 import threading
@@ -30,8 +29,9 @@ from auditor.errors import (
     PackageNotFoundError,
     VersionNotFoundError,
 )
-from auditor.sources import fetch, open_index, resolve_consumer
+from auditor.sources import open_index, resolve_consumer
 from auditor.sources.simple import DistFile, choose_file, parse_page
+from tests.trust import machine
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -45,10 +45,7 @@ AUTO = "auto"
 @pytest.fixture(autouse=True)
 def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
     """No pip configuration from this machine, no waiting between retries."""
-    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
-    for var in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "DRIFT_AUDIT_CACHE_DIR"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setattr(fetch, "RETRY_DELAYS", (0.0, 0.0, 0.0))
+    machine.isolate(monkeypatch)
 
 
 # --------------------------------------------------------------------------- archives

@@ -26,6 +26,7 @@ from auditor.sources import fetch, open_index, remote
 from auditor.sources.remote import WheelTree
 from auditor.sources.trees import FolderTree
 from auditor.sources.zipdir import Member, merge_spans, parse_record
+from tests.trust import machine
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -46,10 +47,7 @@ LATE = {"acme/zzz_last.py": "LAST = 1\n"}  # after the native library in the arc
 
 @pytest.fixture(autouse=True)
 def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
-    for var in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "DRIFT_AUDIT_CACHE_DIR"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setattr(fetch, "RETRY_DELAYS", (0.0, 0.0, 0.0))
+    machine.isolate(monkeypatch)
 
 
 # --------------------------------------------------------------------------- a wheel

@@ -20,10 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from auditor.errors import ArchiveError
-from auditor.sources import archive, fetch, limits
+from auditor.sources import archive, limits
 from auditor.sources.archive import extract_sources
 from auditor.sources.zipdir import Member as ZipMember
 from auditor.sources.zipdir import member_bytes
+from tests.trust import machine
 from tests.trust.archives import Member, sdist, wheel
 from tests.trust.cli import error_line, files_outside, invoke
 from tests.trust.fakeindex import FakeIndex, indexes_closed_after, serving
@@ -44,10 +45,7 @@ BIG = os.urandom(600 * 1024)  # a stored native library: makes a remote wheel re
 
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
-    for var in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "DRIFT_AUDIT_CACHE_DIR"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setattr(fetch, "RETRY_DELAYS", (0.0, 0.0, 0.0))
+    machine.isolate(monkeypatch)
     scratch = tmp_path / "tmpdir"
     scratch.mkdir()
     monkeypatch.setenv("TMPDIR", str(scratch))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from auditor.sources import fetch
+from tests.trust import machine
 from tests.trust.archives import Member, sdist, wheel
 from tests.trust.cli import error_line, invoke
 from tests.trust.fakeindex import FakeIndex, indexes_closed_after, serving
@@ -34,10 +34,7 @@ RUNS = 3  # audits started together on one cold cache
 
 @pytest.fixture(autouse=True)
 def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
-    for var in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "DRIFT_AUDIT_CACHE_DIR"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setattr(fetch, "RETRY_DELAYS", (0.0, 0.0, 0.0))
+    machine.isolate(monkeypatch)
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from auditor.sources import fetch
+from tests.trust import machine
 from tests.trust.archives import Member, sdist, wheel
 from tests.trust.cli import error_line, invoke
 from tests.trust.fakeindex import FakeIndex, closed_port_url, indexes_closed_after, serving
@@ -38,9 +39,7 @@ EXPECTED = [("unexpected-keyword", 3)]
 
 @pytest.fixture(autouse=True)
 def _isolated(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
-    for var in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "DRIFT_AUDIT_CACHE_DIR"):
-        monkeypatch.delenv(var, raising=False)
+    machine.isolate(monkeypatch, no_retry_delays=False)
     for var in (fetch.TIMEOUT_ENV, fetch.RETRIES_ENV):
         monkeypatch.delenv(var, raising=False)
     slept: list[float] = []
