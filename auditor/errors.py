@@ -57,4 +57,9 @@ class UnreadableError(AuditError):
 
 
 class ConfigError(AuditError):
-    """An unknown or mistyped key in [tool.drift-audit]."""
+    """A setting that cannot work: an unknown or mistyped key in [tool.drift-audit], an index
+    URL that is not one (from --index-url, PIP_INDEX_URL or pip's configuration)."""
+
+
+class NotACacheError(AuditError):
+    """`drift-audit cache clear` was pointed at a folder that is not drift-audit's cache."""

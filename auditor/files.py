@@ -12,6 +12,10 @@
 #       folders, rename, remove, list), each walking the path from `root` one component at a
 #       time without following links, so whatever the cache holds, nothing is read or written
 #       outside it. A name that is absolute, has `..`, or a NUL is refused before any call.
+#       A root it makes (the first write into a cache folder that does not exist yet) gets a
+#       CACHEDIR.TAG first: the standard's signature line, then a comment naming drift-audit.
+#       That tag is what `drift-audit cache clear` looks for before it deletes anything
+#       (sources/cachedir.py), and what backup tools skip by.
 #   write_outputs([Output...])  the reports the user asked for: regular files only (never a
 #       device, FIFO, folder, or through a final symbolic link), each written to a temp file
 #       beside it and renamed into place, all staged before any is replaced (all or nothing);
@@ -53,6 +57,16 @@ _KINDS = {
     stat.S_IFSOCK: "a socket",
     stat.S_IFLNK: "a symbolic link",
 }
+
+
+CACHEDIR_TAG = "CACHEDIR.TAG"
+CACHEDIR_SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55"
+CACHEDIR_TAG_TEXT = (
+    f"{CACHEDIR_SIGNATURE}\n"
+    "# This file is a cache directory tag created by drift-audit.\n"
+    "# `drift-audit cache clear` empties only folders that carry it (or an older cache).\n"
+    "# For information about cache directory tags, see https://bford.info/cachedir/\n"
+)
 
 
 class Refused(OSError):
@@ -325,6 +339,11 @@ class Confined:
         except (FileNotFoundError, NotADirectoryError):
             return
 
+    def write_tag(self) -> None:
+        """Write CACHEDIR.TAG at the root (atomically; the root must exist)."""
+        with self._folder([], create=False) as top:
+            _atomic_write(top, CACHEDIR_TAG, CACHEDIR_TAG_TEXT.encode(), mode=0o644)
+
     def lstat(self, rel: str) -> os.stat_result | None:
         """What root/rel is, without following a link; None when absent or unreachable."""
         try:
@@ -363,11 +382,20 @@ class Confined:
 
     def _folder(self, parts: Sequence[str], *, create: bool) -> _DirFd:
         if create:
-            self.root.mkdir(parents=True, exist_ok=True)
+            self._make_root()
         if not _FD_WALK:
             return _PathFolder.walk(self.root, parts, create=create)
         with _DirFd.open(self.root) as top:
             return top.descend(parts, create=create)
+
+    def _make_root(self) -> None:
+        """Make the root when it is missing, tagged as a cache before anything goes in."""
+        try:
+            self.root.mkdir(parents=True)
+        except FileExistsError:
+            return
+        with contextlib.suppress(OSError):  # the write that follows says what is wrong
+            self.write_tag()
 
     @staticmethod
     def _mkdir(folder: _DirFd, name: str, mode: int) -> None:

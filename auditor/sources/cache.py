@@ -4,13 +4,23 @@
 #     trees/<index key>/<name>/<version>-<sha256[:16]>/  extracted sources + release.json
 #     trees/<index key>/<name>/index.json      version -> tree folder, for lookups without network
 #     local/<sha256[:16]>/                    the same for local wheels/sdists (direct references)
-#     members/<sha256>/listing.json           a wheel read by ranges: its members and where they lie
-#     members/<sha256>/files/<member path>    the members read so far (verified, inflated)
+#     members/<index key>/<sha256>/listing.json  a wheel read by ranges: members, where they lie
+#     members/<index key>/<sha256>/files/<path>  the members read so far (verified, inflated)
 #     pages/<index key>/<name>.json           parsed project pages, fresh for PAGE_TTL_SECONDS
 #     resolutions/, chains/                   the provider lookup memo and the call-chain memo
 #     tmp/                                    downloads and extractions in progress
-# The index key is a hash of the index URL without credentials: a release is only ever reused
-# for the index it came from, and no password is ever written here (nor in any page or record).
+#     CACHEDIR.TAG                            written by files.Confined when it makes the folder
+# Index scoping, the rule: everything that came from an index (trees, pages, the members and
+# listing of a wheel read by ranges, whose URL is where missing members are fetched from) is
+# kept under that index's key, a hash of its URL without credentials (`index_key`), and is
+# used only when that same index is given again (--index-url, PIP_INDEX_URL, pip's config or
+# an extra index). Given another index B, nothing of A's is answered: B is asked, and an
+# unreachable B fails the audit as a cold cache would (FetchError). For the index it came
+# from, an exact pin in the cache is answered without any request (a warm run makes 0) and a
+# page is reused for PAGE_TTL_SECONDS; an older page is fetched again, and only when that
+# index is then unreachable is the old page used, with a warning. The resolutions/ memo is
+# keyed by the sha256 of the provider files it read and chains/ by the consumer's graph, so
+# they hold no index's answers. Credentials never reach a key, a record, a page or a listing.
 # The cache is untrusted input (a CI cache restored from a pull request's run): every path is
 # reached through files.Confined, which walks from the root without following links, and every
 # name read back from a record or listing is checked before use; an entry that is not what
@@ -24,6 +34,7 @@
 # process cleared the cache) is an error, never an absent module. A wheel read by ranges has a
 # tree folder holding only release.json (extra["members"] names its members/ folder); its
 # members arrive one by one, each written atomically, and are read from there.
+# Whose folder it is, and `drift-audit cache info|clear`: sources/cachedir.py.
 # Takes: records and staged folders. Gives: records, tree folders, cached pages, Releases.
 """The local cache of extracted source trees and index pages."""
 
@@ -62,9 +73,7 @@ LISTING = "listing.json"
 CACHE_HINT = f"pass --cache-dir (or set {CACHE_ENV}) to a writable folder"
 MAX_RECORD_BYTES = 16 << 20  # release.json, manifest.json, index.json: small JSON
 MAX_LISTING_BYTES = 256 << 20  # a listing of every member of a big wheel, or a page
-_KEY = re.compile(r"(cd-)?[0-9a-f]{64}")
-_HEX16 = re.compile(r"[0-9a-f]{16}")
-_CANONICAL = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+_KEY = re.compile(r"([0-9a-f]{16}/)?(cd-)?[0-9a-f]{64}")  # [index key/]archive sha256
 
 
 def cache_root(cache_dir: str | Path | None = None) -> Path:
@@ -84,9 +93,21 @@ def index_key(index_url: str) -> str:
     return hashlib.sha256(without_credentials(index_url).rstrip("/").encode()).hexdigest()[:16]
 
 
+def member_key(index_url: str, archive_key: str) -> str:
+    """The members/ folder of an archive read by ranges from `index_url`: `<index key>/<key>`
+    (`archive_key` is the archive's sha256, or `cd-` and the sha256 of its directory)."""
+    return f"{index_key(index_url)}/{archive_key}"
+
+
 def is_member_key(key: object) -> bool:
-    """Whether `key` names a members/ folder as this code makes them (an archive's sha256)."""
+    """Whether `key` names a members/ folder as this code makes them, or made them before
+    members were kept per index (a bare sha256)."""
     return isinstance(key, str) and _KEY.fullmatch(key) is not None
+
+
+class OutdatedRecord(ValueError):
+    """A release.json an older drift-audit wrote, in a form this one no longer reads: a miss,
+    fetched again and replaced (not a sign of tampering, so only logged at info level)."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +152,8 @@ class TreeRecord:
             raise ValueError("extra holds something else than strings")
         if "members" in extra and not is_member_key(extra["members"]):
             raise ValueError("the members key is not a sha256")
+        if "members" in extra and "/" not in extra["members"]:
+            raise OutdatedRecord("its members were kept before they were kept per index")
         return cls(
             name=str(data["name"]),
             version=version,
@@ -207,7 +230,7 @@ class Cache:
         `index_url` earlier: (folder, record, its files), if any."""
         folder = f"trees/{index_key(index_url)}/{name}"
         for cached, dirname in self._read_json(f"{folder}/index.json").items():
-            if not (_is_component(dirname) and same_version(cached, version)):
+            if not (is_component(dirname) and same_version(cached, version)):
                 continue
             if (found := self._load_tree(f"{folder}/{dirname}")) is not None:
                 return found
@@ -235,7 +258,8 @@ class Cache:
         return self._publish(staged, record, f"local/{sha256[:16]}")
 
     def members(self, key: str) -> MemberStore:
-        """The store of members read by ranges from the archive with this key (its sha256)."""
+        """The store of members read by ranges from the archive with this key
+        (`member_key`: the index's key and the archive's sha256)."""
         if not is_member_key(key):
             raise ValueError(f"not a members key: {key!r}")
         return MemberStore(self.fs, f"members/{key}")
@@ -299,6 +323,9 @@ class Cache:
             return None
         try:
             record = TreeRecord.from_json(data)
+        except OutdatedRecord as exc:
+            log.info("fetching %s again: %s", rel, exc)
+            return None
         except (KeyError, TypeError, ValueError) as exc:
             log.warning(
                 "ignoring the cache entry %s: its %s is not drift-audit's (%s)", rel, RECORD, exc
@@ -404,7 +431,8 @@ def read_json(fs: Confined, rel: str, *, limit: int) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _is_component(name: object) -> bool:
+def is_component(name: object) -> bool:
+    """Whether `name` is one safe path component (a tree folder named in an index.json)."""
     return isinstance(name, str) and safe_relative(name) == name and "/" not in name
 
 
@@ -483,88 +511,6 @@ class MemberStore:
                 exc,
                 CACHE_HINT,
             )
-
-
-# --------------------------------------------------------------------------- info and clear
-
-# everything `clear` ever removes; `info` counts their size
-CACHE_FOLDERS = ("trees", "members", "local", "pages", "resolutions", "chains", "tmp")
-
-
-@dataclass(frozen=True)
-class CacheEntry:
-    """One cached release: extracted whole, or read by ranges (members so far)."""
-
-    name: str
-    version: str
-    how: str  # "extracted" or "ranges"
-    files: int
-    size: int  # bytes on disk
-
-
-@dataclass(frozen=True)
-class CacheUsage:
-    """What the cache holds: releases, plus index pages and local archives."""
-
-    root: Path
-    entries: tuple[CacheEntry, ...]
-    pages: int
-    local: int  # local wheels/sdists extracted for direct references
-    size: int  # bytes on disk in all of the cache's folders
-
-
-def cache_usage(root: Path) -> CacheUsage:
-    """Walk the cache folder (nothing is written or fetched; links are not followed)."""
-    fs = Confined(root)
-    entries = []
-    for key in fs.listdir("trees"):
-        for name in fs.listdir(f"trees/{key}") if _HEX16.fullmatch(key) else ():
-            if not _CANONICAL.fullmatch(name):
-                continue
-            index = read_json(fs, f"trees/{key}/{name}/index.json", limit=MAX_RECORD_BYTES)
-            for version, dirname in sorted(index.items()):
-                if _is_component(dirname):
-                    entries.append(_entry(fs, name, str(version), f"trees/{key}/{name}/{dirname}"))
-    pages = sum(
-        1 for key in fs.listdir("pages") for n in fs.listdir(f"pages/{key}") if n.endswith(".json")
-    )
-    local = sum(1 for name in fs.listdir("local") if fs.lstat(f"local/{name}") is not None)
-    size = sum(_disk_usage(fs, name)[1] for name in CACHE_FOLDERS)
-    return CacheUsage(
-        root, tuple(sorted(entries, key=lambda e: (e.name, e.version))), pages, local, size
-    )
-
-
-def clear_cache(root: Path) -> int:
-    """Remove what drift-audit keeps under `root` (only its own folders); the bytes freed."""
-    fs = Confined(root)
-    freed = 0
-    for name in CACHE_FOLDERS:
-        freed += _disk_usage(fs, name)[1]
-        try:
-            fs.remove(name)
-        except OSError as exc:
-            raise FetchError(
-                f"cannot clear the cache at {root}: {exc.strerror or exc}", hint=CACHE_HINT
-            ) from exc
-    return freed
-
-
-def _entry(fs: Confined, name: str, version: str, tree: str) -> CacheEntry:
-    extra = read_json(fs, f"{tree}/{RECORD}", limit=MAX_RECORD_BYTES).get("extra")
-    key = extra.get("members") if isinstance(extra, dict) else None
-    if is_member_key(key):
-        files, size = _disk_usage(fs, f"members/{key}/files")
-        return CacheEntry(name, version, "ranges", files, size)
-    files, size = _disk_usage(fs, tree)
-    own = sum(fs.lstat(f"{tree}/{n}") is not None for n in (RECORD, MANIFEST))
-    return CacheEntry(name, version, "extracted", max(files - own, 0), size)
-
-
-def _disk_usage(fs: Confined, rel: str) -> tuple[int, int]:
-    """(files, bytes) under a folder; (0, 0) when it does not exist."""
-    found = list(fs.walk_files(rel))
-    return len(found), sum(size for _, size in found)
 
 
 def same_version(a: object, b: str) -> bool:

@@ -23,7 +23,8 @@
 # (https://user:token@host/simple) become a Basic Authorization header, sent only to that
 # scheme, host and port: never after a redirect elsewhere, never to a file on another host,
 # never written to the cache and never shown in messages (`redact`). A redirect may only go
-# to http(s); an index URL must be http(s) or file (an existing folder becomes file://).
+# to http(s); an index URL must be http(s) with a host, or file (an existing folder becomes
+# file://), and hold no space or control character (`check_index_url`).
 # Never a multi-range request (`bytes=a-b,c-d`): some servers answer it with the whole body.
 # A ranged request answered 200 (the server ignores Range) is the whole file: `fetch_tail`
 # streams it to disk for the caller to use as a whole download. The network modules (ssl,
@@ -80,10 +81,11 @@ NETWORK_HINT = (
     "check the network (and any proxy), pass --index-url for a reachable index, "
     "or --offline to use only the cache"
 )
+SLOW_CONNECT = 1.0  # seconds to resolve and connect past which -v says so
 CORRUPT_HINT = "retry; if it persists the index or a proxy serves a corrupt file"
 INDEX_URL_HINT = (
-    "pass the index's simple-API URL, e.g. https://host/simple, or a local folder laid out "
-    "the same way (a path, or file:///abs/path)"
+    "pass the index's simple-API URL, e.g. https://host/simple (a space as %20), or a local "
+    "folder laid out the same way (a path, or file:///abs/path)"
 )
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _LIVE: weakref.WeakSet[Fetcher] = weakref.WeakSet()  # for abort_all
@@ -333,7 +335,7 @@ class Fetcher:
         failure: Exception | None = None
         for delay in self._delays():
             if failure is not None:
-                log.debug("retrying %s in %.1fs after: %s", url, delay, failure)
+                log.info("retrying %s in %.1fs after: %s", url, delay, failure)
                 self._pause(delay)
             self._check_aborted(url)
             try:
@@ -413,8 +415,14 @@ class Fetcher:
         for attempt in (1, 2):
             reused = conn.sock is not None
             self._count_request()
+            began = time.monotonic()
             try:
                 conn.request("GET", path, headers=headers)
+                if not reused and time.monotonic() - began > SLOW_CONNECT:
+                    log.info(
+                        "connecting to %s took %.1fs (slow DNS or network)",
+                        urlsplit(url).hostname, time.monotonic() - began,
+                    )  # fmt: skip
                 watched.sock = conn.sock
                 if self._aborted.is_set():  # its socket may postdate abort()'s sweep
                     conn.close()
@@ -656,18 +664,23 @@ def _retries_from_env() -> int:
     return int(raw)
 
 
-def check_index_url(url: str) -> str:
-    """The index URL to use: an http(s) or file URL as given, or an existing folder as a
-    file:// URL. ConfigError for anything else (a malformed URL, a missing path, ftp:)."""
+def check_index_url(url: str, *, origin: str | None = None) -> str:
+    """The index URL to use: an http(s) URL with a host or a file URL as given, or an existing
+    folder as a file:// URL. ConfigError for anything else (a malformed URL, one without a
+    host, with a space or a control character in it, a missing path, ftp:), naming `origin`
+    (`--index-url`, `PIP_INDEX_URL`, ...) when given."""
     text = url.strip()
+    shown = repr(redact_text(text)) + (f" (from {origin})" if origin else "")
     try:
         parts = urlsplit(text)
         _ = parts.port  # a port that is not a number raises here
     except ValueError as exc:
-        raise ConfigError(
-            f"the index URL {redact_text(text)!r} is not a URL: {exc}", hint=INDEX_URL_HINT
-        ) from None
-    if parts.scheme in ("http", "https") and parts.hostname:
+        raise _bad_index(f"the index URL {shown} is not a URL: {exc}") from None
+    if parts.scheme in ("http", "https", "file") and (odd := _odd_character(text)):
+        raise _bad_index(f"the index URL {shown} contains {odd}")
+    if parts.scheme in ("http", "https"):
+        if not parts.hostname:
+            raise _bad_index(f"the index URL {shown} has no host")
         return text
     if parts.scheme == "file":
         return text
@@ -675,10 +688,22 @@ def check_index_url(url: str) -> str:
         folder = Path(text).expanduser()
         if folder.is_dir():
             return folder.resolve().as_uri()
-        raise ConfigError(f"the index {text!r} is neither a URL nor a folder", hint=INDEX_URL_HINT)
-    raise ConfigError(
-        f"the index URL {redact_text(text)!r} is not http(s) or file", hint=INDEX_URL_HINT
-    )
+        raise _bad_index(f"the index {shown} is neither a URL nor a folder")
+    raise _bad_index(f"the index URL {shown} is not http(s) or file")
+
+
+def _odd_character(text: str) -> str | None:
+    """What makes `text` no URL as typed: a space or another character a URL cannot hold."""
+    for char in text:
+        if char.isspace():
+            return "a space" if char == " " else f"a blank character ({char!r})"
+        if ord(char) < 32 or ord(char) == 127:
+            return f"a control character ({char!r})"
+    return None
+
+
+def _bad_index(message: str) -> ConfigError:
+    return ConfigError(message, hint=INDEX_URL_HINT)
 
 
 # --------------------------------------------------------------------------- helpers

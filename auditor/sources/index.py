@@ -6,7 +6,12 @@
 #       and stale pages when offline or unreachable, and turning a chosen file into a cached
 #       tree through `archive.fetch_sources` (the one place bytes of a release arrive).
 # Takes: PEP 508 specs or (name, version). Gives: Releases whose tree reads the cached sources.
-# An exact pin already in the cache is answered without any network request.
+# An exact pin already in the cache is answered without any network request. What the cache
+# holds is scoped by index (the rule is in cache.py's header): a tree, page or member store is
+# looked up only under the key of an index given for this run, so a release cached from index
+# A is never the answer when B is given: B is asked, and an unreachable B is a FetchError.
+# The index URLs are checked here, before any use (fetch.check_index_url: http(s) with a
+# host, a file URL or an existing folder, no spaces), naming where each came from.
 """The package index: which releases match a spec, and their sources."""
 
 from __future__ import annotations
@@ -22,7 +27,14 @@ from packaging.version import Version
 from auditor.errors import ArchiveError, FetchError, PackageNotFoundError, VersionNotFoundError
 from auditor.sources import Release
 from auditor.sources.archive import fetch_sources
-from auditor.sources.cache import PAGE_TTL_SECONDS, Cache, TreeRecord, cache_root, same_version
+from auditor.sources.cache import (
+    PAGE_TTL_SECONDS,
+    Cache,
+    TreeRecord,
+    cache_root,
+    member_key,
+    same_version,
+)
 from auditor.sources.fetch import (
     Fetcher,
     NotFound,
@@ -63,10 +75,13 @@ def open_index(
         offline: never touch the network; answer from the cache (and file:// indexes) only.
     """
     settings = read_index_settings(index_url)
+    primary, origin = settings.index_url, settings.index_origin
     settings = replace(
         settings,
-        index_url=check_index_url(settings.index_url) if settings.index_url else None,
-        extra_index_urls=tuple(check_index_url(u) for u in settings.extra_index_urls),
+        index_url=check_index_url(primary, origin=origin) if primary else None,
+        extra_index_urls=tuple(
+            check_index_url(u, origin=settings.extra_origin) for u in settings.extra_index_urls
+        ),
     )
     fetcher = Fetcher(offline=offline, cafile=settings.cert)
     return Index(settings, Cache(cache_root(cache_dir)), fetcher, offline=offline)
@@ -250,7 +265,7 @@ class Index:
         log.info("fetching %s", file.filename)
         before = self._fetcher.bytes_fetched
         with self.cache.staging() as work:
-            opened = self._open_by_ranges(name, file, work)
+            opened = self._open_by_ranges(name, file, index_url, work)
             if isinstance(opened, Opened):
                 spent = self._fetcher.bytes_fetched - before
                 return self._publish_wheel(name, file, index_url, opened, work, spent)
@@ -272,13 +287,20 @@ class Index:
             tree_dir, files = self.cache.publish_tree(index_url, work / "tree", record, got.sha256)
         return record.release(tree_dir, files, bytes_fetched=got.network_bytes)
 
-    def _open_by_ranges(self, name: str, file: DistFile, work: Path) -> Opened | Downloaded | None:
-        """A remote wheel opened by ranges; the whole file when the server ignored Range;
-        None to download it whole (not a remote wheel, small, or a zip we cannot read so)."""
+    def _open_by_ranges(
+        self, name: str, file: DistFile, index_url: str, work: Path
+    ) -> Opened | Downloaded | None:
+        """A remote wheel opened by ranges (its members kept under `index_url`'s key); the
+        whole file when the server ignored Range; None to download it whole (not a remote
+        wheel, small, or a zip we cannot read so)."""
         if not wants_ranges(file):
             return None
+
+        def stores(key: str) -> MemberStore:
+            return self.cache.members(member_key(index_url, key))
+
         try:
-            return open_wheel(self._fetcher, file, self.cache.members, work / "download", name)
+            return open_wheel(self._fetcher, file, stores, work / "download", name)
         except Unsupported as exc:
             log.info("reading %s whole: %s", file.filename, exc)
             return None
@@ -287,10 +309,11 @@ class Index:
         self, name: str, file: DistFile, index_url: str, opened: Opened, work: Path, spent: int
     ) -> Release:
         _check_sources(name, file, opened.import_names)
+        members = member_key(index_url, opened.key)
         extra = {
             "index": without_credentials(index_url),
             "filename": file.filename,
-            "members": opened.key,
+            "members": members,
         }
         if file.sha256:
             extra["sha256"] = file.sha256
@@ -305,7 +328,7 @@ class Index:
         )
         (work / "tree").mkdir()
         self.cache.publish_tree(index_url, work / "tree", record, opened.key)
-        store = self.cache.members(opened.key)
+        store = self.cache.members(members)
         return self._wheel_release(record, opened.listing, store, bytes_fetched=spent)
 
 

@@ -6,7 +6,9 @@
 #       /etc/pip.conf; ~/.pip/pip.conf and ~/.config/pip/pip.conf (skipped when PIP_CONFIG_FILE
 #       names an existing file); sys.prefix/pip.conf and $VIRTUAL_ENV/pip.conf; PIP_CONFIG_FILE
 #       (os.devnull turns all files off). Sections [global] < [install] < [download].
-# Takes: the --index-url argument and the environment. Gives: IndexSettings.
+# Takes: the --index-url argument and the environment. Gives: IndexSettings, each URL with
+# where it came from (`--index-url`, `PIP_INDEX_URL`, `index-url in /etc/pip.conf`), so that
+# the check of the URL where the index is opened (index.open_index) can say which to fix.
 # pip's default index URL is read from the installed pip at run time, never written here.
 """The user's pip configuration: index URL, extra index URLs and CA bundle."""
 
@@ -40,6 +42,8 @@ class IndexSettings:
     index_url: str | None
     extra_index_urls: tuple[str, ...] = ()
     cert: str | None = None
+    index_origin: str | None = None  # where index_url came from, for messages
+    extra_origin: str | None = None  # where extra_index_urls came from
 
 
 def read_index_settings(
@@ -47,15 +51,37 @@ def read_index_settings(
 ) -> IndexSettings:
     """Combine the argument, the environment and pip's config files, as pip would."""
     env = os.environ if environ is None else environ
-    values = read_config_values(config_files(env))
-    primary = index_url or env.get("PIP_INDEX_URL") or values.get("index-url")
-    extras = env.get("PIP_EXTRA_INDEX_URL") or values.get("extra-index-url") or ""
+    found = _read_config(config_files(env))
+    values = {key: value for key, (value, _) in found.items()}
+    primary, origin = _first(
+        ("--index-url", index_url),
+        ("PIP_INDEX_URL", env.get("PIP_INDEX_URL")),
+        *_configured(found, "index-url"),
+    )
+    extras, extra_origin = _first(
+        ("PIP_EXTRA_INDEX_URL", env.get("PIP_EXTRA_INDEX_URL")),
+        *_configured(found, "extra-index-url"),
+    )
     cert = env.get("PIP_CERT") or values.get("cert")
     return IndexSettings(
         index_url=primary.strip() if primary else None,
-        extra_index_urls=tuple(extras.split()),
+        extra_index_urls=tuple((extras or "").split()),
         cert=cert or None,
+        index_origin=origin,
+        extra_origin=extra_origin,
     )
+
+
+def _first(*candidates: tuple[str, str | None]) -> tuple[str | None, str | None]:
+    """(value, origin) of the first candidate with a value; (None, None) when none has."""
+    return next(((value, origin) for origin, value in candidates if value), (None, None))
+
+
+def _configured(found: dict[str, tuple[str, Path]], key: str) -> list[tuple[str, str | None]]:
+    if key not in found:
+        return []
+    value, path = found[key]
+    return [(f"{key} in {path}", value)]
 
 
 def config_files(environ: Mapping[str, str]) -> list[Path]:
@@ -85,10 +111,15 @@ def _user_files(environ: Mapping[str, str]) -> list[Path]:
 
 def read_config_values(files: list[Path]) -> dict[str, str]:
     """The keys we use, merged per section across files, then [global] < [install] < [download]."""
-    merged: dict[tuple[str, str], str] = {}
+    return {key: value for key, (value, _) in _read_config(files).items()}
+
+
+def _read_config(files: list[Path]) -> dict[str, tuple[str, Path]]:
+    """read_config_values, each value with the file it came from."""
+    merged: dict[tuple[str, str], tuple[str, Path]] = {}
     for path in files:
-        merged.update(_read_one(path))
-    values: dict[str, str] = {}
+        merged.update({where: (value, path) for where, value in _read_one(path).items()})
+    values: dict[str, tuple[str, Path]] = {}
     for section in _SECTIONS:
         for key in _KEYS:
             if (section, key) in merged:

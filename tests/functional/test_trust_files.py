@@ -106,7 +106,7 @@ def test_cache_listing_member_names_never_write_outside_the_cache(
     outside = everything_under(tmp_path) - {
         p for p in everything_under(tmp_path) if p.startswith("box/cache")
     }
-    for listing in (cache / "members").glob("*/listing.json"):
+    for listing in (cache / "members").glob("*/*/listing.json"):
 
         def rename(data: dict[str, object]) -> None:
             members = data["members"]
@@ -116,7 +116,7 @@ def test_cache_listing_member_names_never_write_outside_the_cache(
                     row[0] = "../../../../victim"
 
         _reseal(listing, rename)
-    for stored in (cache / "members").glob("*/files/acme/__init__.py"):
+    for stored in (cache / "members").glob("*/*/files/acme/__init__.py"):
         stored.unlink()  # so the member is fetched again, and stored under its listed name
     result = audit_index(project, index, cache)
     assert found(result) == [acme.BREAK]
@@ -141,7 +141,7 @@ def test_links_placed_in_the_cache_are_never_followed(
         if (cache / folder).exists():
             subprocess.run(["rm", "-rf", str(cache / folder)], check=True)
         (cache / folder).symlink_to(aim)
-    for listing in (cache / "members").glob("*/listing.json"):
+    for listing in (cache / "members").glob("*/*/listing.json"):
         listing.unlink()
         listing.symlink_to(aim)
     result = audit_index(project, index, cache)
@@ -523,6 +523,7 @@ def test_a_cache_cleared_during_the_audit_never_reads_as_a_removed_module(
 ) -> None:
     """Item 22: `cache clear` during an audit gave a bogus `removed-module [preexisting]`."""
     from auditor.sources import cache as cache_module
+    from auditor.sources.cachedir import clear_cache
     from tests.trust.archives import sdist
 
     dist = tmp_path / "dist"
@@ -537,7 +538,7 @@ def test_a_cache_cleared_during_the_audit_never_reads_as_a_removed_module(
 
         def then_cleared(self: object, *args: object) -> object:
             hit = real(self, *args)  # type: ignore[arg-type]
-            cache_module.clear_cache(cache)  # another process, right after the lookup
+            clear_cache(cache)  # another process, right after the lookup
             return hit
 
         monkeypatch.setattr(cache_module.Cache, "find_tree", then_cleared)

@@ -387,7 +387,7 @@ def test_an_unreadable_cached_listing_is_read_again_from_the_index(
 ) -> None:
     build_wheel(server.folder)
     _release(_open(server, tmp_path / "cache", indexes)).tree.read_text("acme/core.py")
-    [listing] = (tmp_path / "cache" / "members").glob("*/listing.json")
+    [listing] = (tmp_path / "cache" / "members").glob("*/*/listing.json")
     listing.write_text('{"version": 1, "members": []}')
     again = _open(server, tmp_path / "cache", indexes)
     tree = _release(again).tree
