@@ -22,18 +22,26 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from auditor.config import FAIL_ON_CHOICES, Settings, find_project_root, load_settings
+from auditor.config import (
+    ALL,
+    FAIL_ON_CHOICES,
+    Settings,
+    check_kinds,
+    find_settings,
+    load_config_file,
+)
 from auditor.errors import AuditError, ConfigError, ExitCode
 from auditor.escape import terminal
 from auditor.files import Output, Refused, write_outputs
 from auditor.kinds import Kind, Severity
 from auditor.model import Status
-from auditor.reporters import REPORTERS, json_report, tool_version
+from auditor.reporters import REPORTERS, baseline_file, tool_version
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
 
     from auditor.model import Report
+    from auditor.progress import Progress
 
 PROG = "drift-audit"
 LOGGER = "drift_audit"
@@ -47,27 +55,32 @@ CONSUMER is a project or package folder (default: the current folder), an
 installed distribution or import name, or a requirement NAME==VERSION read
 from the package index. Nothing is installed, imported or executed.
 
-Settings in [tool.drift-audit] of the consumer's pyproject.toml (against,
-baseline, fail-on, format, output, exclude, baseline-file) fill in defaults;
-the command line wins.
+Settings come from [tool.drift-audit] in the nearest pyproject.toml at or
+above CONSUMER's folder (or the current folder), or from --config FILE:
+against, baseline, fail-on, format, output, exclude, baseline-file, select,
+ignore and a [tool.drift-audit.severity] table. The command line wins.
+Paths in reports, --exclude and the baseline file are relative to the
+project root (the folder of that pyproject.toml).
 
 \b
 Examples:
-  drift-audit speculators --against vllm==0.17
+  drift-audit speculators==0.3.0 --against vllm==0.17.0
   drift-audit . --against 'vllm>=0.12,<0.18' --baseline vllm==0.11.0
-  drift-audit . --against 'vllm==0.17.*' --format sarif -o drift.sarif
-  drift-audit . --against vllm==0.17 --write-baseline .drift-baseline.json --fail-on never
-  drift-audit . --against vllm==0.17 --baseline-file .drift-baseline.json
-  drift-audit . --against 'acme @ file:///home/me/src/acme'
+  drift-audit . --against vllm==0.17.0 --format sarif -o drift.sarif
+  drift-audit . --against vllm==0.17.0 --write-baseline .drift-baseline.json --exit-zero
+  drift-audit . --against vllm==0.17.0 --baseline-file .drift-baseline.json
+  drift-audit . --against vllm==0.17.0 --select unexpected-keyword,missing-argument
+  drift-audit . --against vllm==0.17.0 --statistics
+  drift-audit --explain unexpected-keyword
   drift-audit --list-kinds
   drift-audit cache info          (or: cache clear; both take --cache-dir)
 
 \b
 Exit status:
-  0    nothing new at or above --fail-on
+  0    nothing new at or above --fail-on (or --exit-zero)
   1    new findings at or above --fail-on
   2    the audit could not run (bad spec, unknown package or version,
-       unreadable input, index unreachable)
+       unreadable input, index unreachable, bad settings)
   130  interrupted
 
 \b
@@ -76,6 +89,7 @@ Environment:
   DRIFT_AUDIT_TIMEOUT    seconds to wait on the index per read (default 30)
   DRIFT_AUDIT_RETRIES    retries after a network error or a 5xx (default 3)
   DRIFT_AUDIT_DEADLINE   seconds of network time for the whole run (default 1800)
+  NO_COLOR, FORCE_COLOR  colour off (NO_COLOR, FORCE_COLOR=0, TERM=dumb) or on
 """
 
 
@@ -99,7 +113,13 @@ class Options:
     quiet: bool = False
     verbose: bool = False
     debug: bool = False
-    color: bool | None = None
+    color: str = "auto"  # auto, always, never
+    config: str | None = None
+    select: tuple[str, ...] = ()  # comma-separated lists as given
+    ignore: tuple[str, ...] = ()
+    statistics: bool = False
+    exit_zero: bool = False
+    show_baselined: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +135,10 @@ class Plan:
     baseline_file: str | None
     output_root: Path | None = None  # set when `output` came from the config: stay inside it
     baseline_file_root: Path | None = None  # likewise for `baseline-file`
+    select: tuple[Kind, ...] | None = None  # None: every kind
+    ignore: tuple[Kind, ...] = ()
+    severity: tuple[tuple[Kind, Severity], ...] = ()
+    project_root: Path | None = None  # where the settings came from: paths are relative to it
 
 
 # --------------------------------------------------------------------------- the command
@@ -124,6 +148,20 @@ def _list_kinds(ctx: click.Context, _param: click.Parameter, value: bool) -> Non
     if not value or ctx.resilient_parsing:
         return
     click.echo(kinds_table(), nl=False)
+    ctx.exit(ExitCode.CLEAN)
+
+
+def _explain(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    """`--explain KIND`: the kind's documentation, shipped with the package (like `ruff rule`)."""
+    if value is None or ctx.resilient_parsing:
+        return
+    from auditor import kinddocs
+
+    kind = kinddocs.find(value)
+    if kind is None:
+        _error(f"unknown kind {value!r}", "`drift-audit --list-kinds` lists them")
+        ctx.exit(ExitCode.ERROR)
+    click.echo(kinddocs.plain(kind), nl=False)
     ctx.exit(ExitCode.CLEAN)
 
 
@@ -173,13 +211,44 @@ def _list_kinds(ctx: click.Context, _param: click.Parameter, value: bool) -> Non
     "--exclude", multiple=True, metavar="GLOB", help="Consumer paths to skip; repeatable."
 )
 @click.option("--pre", is_flag=True, help="Let a range match pre-releases.")
-@click.option("-q", "--quiet", is_flag=True, help="Log errors only.")
-@click.option("-v", "--verbose", is_flag=True, help="Log progress.")
-@click.option("--debug", is_flag=True, help="Log everything; show tracebacks of internal errors.")
+@click.option("--config", metavar="FILE", help="Read settings from FILE, not pyproject.toml.")
 @click.option(
-    "--color/--no-color",
-    default=None,
-    help="Colour the text report. Default: on a terminal, unless NO_COLOR is set.",
+    "--select",
+    multiple=True,
+    metavar="KINDS",
+    help="Report only these kinds (comma-separated slugs, or ALL); repeatable.",
+)
+@click.option("--ignore", multiple=True, metavar="KINDS", help="Leave these kinds out; repeatable.")
+@click.option(
+    "--statistics",
+    is_flag=True,
+    help="Print the count of findings per kind instead of the report (-o still gets it).",
+)
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings would fail the gate.")
+@click.option(
+    "--show-baselined", is_flag=True, help="List baselined and suppressed findings in full."
+)
+@click.option("-q", "--quiet", is_flag=True, help="Log errors only.")
+@click.option("-v", "--verbose", is_flag=True, help="Log more: releases, baselines, retries.")
+@click.option("--debug", is_flag=True, help="Log everything, with timings per stage; tracebacks.")
+@click.option(
+    "--color",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    is_flag=False,
+    flag_value="always",  # a bare --color, as before
+    show_default=True,
+    help="Colour the text report. auto: on a terminal, unless NO_COLOR, FORCE_COLOR=0 or "
+    "TERM=dumb.",
+)
+@click.option("--no-color", "no_color", is_flag=True, hidden=True, help="Same as --color never.")
+@click.option(
+    "--explain",
+    metavar="KIND",
+    expose_value=False,
+    is_eager=True,
+    callback=_explain,
+    help="Explain a kind of finding (what, why, an example, the fix) and exit.",
 )
 @click.option(
     "--list-kinds",
@@ -191,7 +260,9 @@ def _list_kinds(ctx: click.Context, _param: click.Parameter, value: bool) -> Non
 )
 @click.version_option(tool_version(), "--version", prog_name=PROG, message="%(prog)s %(version)s")
 @click.pass_context
-def cli(ctx: click.Context, /, format_: str | None, **options: Any) -> None:
+def cli(ctx: click.Context, /, format_: str | None, no_color: bool, **options: Any) -> None:
+    if no_color:
+        options["color"] = "never"
     ctx.exit(run(Options(format=format_, **options)))
 
 
@@ -321,35 +392,52 @@ def _run(opts: Options) -> int:
     # imported here so --help, --version and --list-kinds start fast (no griffe, no networkx)
     from auditor import pipeline
 
-    plan = make_plan(opts, settings_for(opts.consumer))
-    report = pipeline.audit(
-        opts.consumer,
-        plan.against,
-        baseline=plan.baseline or None,
-        index_url=opts.index_url,
-        cache_dir=opts.cache_dir,
-        offline=opts.offline,
-        exclude=plan.exclude,
-        pre=opts.pre,
-        baseline_file=_baseline_file(plan, opts),
-        baseline_file_root=plan.baseline_file_root,
-    )
+    plan = make_plan(opts, settings_for(opts.consumer, opts.config))
+    with progress_display(enabled=_shows_progress(opts)) as progress:
+        report = pipeline.audit(
+            opts.consumer,
+            plan.against,
+            baseline=plan.baseline or None,
+            index_url=opts.index_url,
+            cache_dir=opts.cache_dir,
+            offline=opts.offline,
+            exclude=plan.exclude,
+            pre=opts.pre,
+            baseline_file=_baseline_file(plan, opts),
+            baseline_file_root=plan.baseline_file_root,
+            project_root=plan.project_root,
+            select=plan.select,
+            ignore=plan.ignore,
+            severity=dict(plan.severity),
+            progress=progress,
+        )
     write_report(report, plan, opts)
-    return exit_status(report, plan.fail_on)
+    return ExitCode.CLEAN if opts.exit_zero else exit_status(report, plan.fail_on)
 
 
 def _baseline_file(plan: Plan, opts: Options) -> str | None:
-    """The baseline file to read; none yet when this run writes that file for the first time."""
+    """The baseline file to read; none when it does not exist yet (this run may be the one
+    that writes it: say so unless it is)."""
     path = plan.baseline_file
-    if path is None or not opts.write_baseline or Path(path).exists():
+    if path is None or Path(path).exists() or Path(path).is_symlink():
         return path
-    return None if Path(path).resolve() == Path(opts.write_baseline).resolve() else path
+    writing = opts.write_baseline and Path(path).resolve() == Path(opts.write_baseline).resolve()
+    if not writing:
+        logging.getLogger(LOGGER).warning(
+            "baseline file %s does not exist yet: every finding counts as new "
+            "(write it with --write-baseline %s)",
+            path, path,
+        )  # fmt: skip
+    return None
 
 
-def settings_for(consumer: str) -> Settings:
-    """The consumer project's settings; empty when CONSUMER is not a project folder."""
-    root = find_project_root(consumer)
-    return load_settings(root) if root is not None else Settings()
+def settings_for(consumer: str, config: str | None = None) -> Settings:
+    """`--config FILE`, else the nearest pyproject.toml with `[tool.drift-audit]` at or above
+    the consumer folder (the current folder for a consumer that is not a folder)."""
+    if config is not None:
+        return load_config_file(Path(config))
+    folder = Path(consumer).expanduser()
+    return find_settings(folder if folder.is_dir() else Path.cwd())
 
 
 def make_plan(opts: Options, settings: Settings) -> Plan:
@@ -370,6 +458,8 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
     # pyproject.toml (untrusted: it comes with the pull request) must stay in the project
     from_config = settings.root if opts.output is None and output is not None else None
     from_config_baseline = settings.root if opts.baseline_file is None else None
+    select = _kinds(opts.select, "--select") if opts.select else settings.select
+    ignore = (*settings.ignore, *_kinds(opts.ignore, "--ignore"))
     return Plan(
         against=against,
         baseline=opts.baseline or settings.baseline,
@@ -380,7 +470,35 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
         baseline_file=opts.baseline_file or settings.baseline_file,
         output_root=from_config,
         baseline_file_root=from_config_baseline if settings.baseline_file else None,
+        select=None if select is None or ALL in select else _members(select),
+        ignore=_members(ignore),
+        severity=tuple((Kind.from_slug(k), Severity(v)) for k, v in settings.severity),
+        project_root=_project_root(opts.consumer, settings),
     )
+
+
+def _kinds(values: tuple[str, ...], option: str) -> tuple[str, ...]:
+    """`--select a,b --select c` -> ("a", "b", "c"), each checked against the catalogue."""
+    slugs = tuple(s.strip() for v in values for s in v.split(",") if s.strip())
+    return check_kinds(slugs, option)
+
+
+def _members(slugs: Sequence[str]) -> tuple[Kind, ...]:
+    if ALL in slugs:
+        return tuple(Kind)
+    return tuple(dict.fromkeys(Kind.from_slug(s) for s in slugs))
+
+
+def _project_root(consumer: str, settings: Settings) -> Path | None:
+    """Report paths are relative to the folder of the settings' pyproject.toml when the
+    consumer is a folder inside it; else audit() finds the consumer's own project."""
+    if settings.root is None or settings.source is None or not Path(consumer).is_dir():
+        return None
+    if settings.source.name != "pyproject.toml":  # --config FILE: not a project's root
+        return None
+    root = settings.root.resolve()
+    inside = Path(consumer).resolve() == root or root in Path(consumer).resolve().parents
+    return root if inside else None
 
 
 def exit_status(report: Report, fail_on: str) -> int:
@@ -395,9 +513,13 @@ def exit_status(report: Report, fail_on: str) -> int:
 # --------------------------------------------------------------------------- output
 
 
+READER_FORMATS = ("text", "markdown", "github", "html")  # list baselined findings only if asked
+
+
 def write_report(report: Report, plan: Plan, opts: Options) -> None:
     """Render every output before touching any file, then write the files all or nothing
-    (files.write_outputs), then standard output."""
+    (files.write_outputs), then standard output: the report, or with --statistics the
+    counts per kind; and when the report went to a file, its summary line on stderr."""
     color = use_color(
         opts.color,
         fmt=plan.format,
@@ -405,15 +527,68 @@ def write_report(report: Report, plan: Plan, opts: Options) -> None:
         env=os.environ,
         isatty=sys.stdout.isatty(),
     )
-    text = REPORTERS[plan.format](report, color=color)
+    shown = report
+    if plan.format in READER_FORMATS and not opts.show_baselined:
+        shown = reader_view(report)
+    text = REPORTERS[plan.format](shown, color=color)
     outputs = []
     if opts.write_baseline:
-        outputs.append(Output(Path(opts.write_baseline), encode(json_report.render(report))))
+        outputs.append(Output(Path(opts.write_baseline), encode(baseline_file.render(report))))
     if plan.output is not None:
         outputs.append(Output(Path(plan.output), encode(text), root=plan.output_root))
     write_files(outputs)
-    if plan.output is None:
+    if opts.statistics:
+        write_stdout(statistics_table(report))
+    elif plan.output is None:
         write_stdout(text)
+    if plan.output is not None and not opts.quiet:
+        from auditor.reporters.text import summary_line
+
+        where = terminal(plan.output)
+        click.echo(f"{PROG}: {terminal(summary_line(report))}; report in {where}", err=True)
+
+
+def reader_view(report: Report) -> Report:
+    """The report as a reader sees it: baselined and suppressed findings counted
+    (Report.hidden) but not listed; the matrix rows follow the findings kept."""
+    from dataclasses import replace
+
+    quiet = (Status.BASELINED, Status.SUPPRESSED)
+    keep = [i for i, f in enumerate(report.findings) if f.status not in quiet]
+    if len(keep) == len(report.findings):
+        return report
+    rows = report.matrix if len(report.matrix) == len(report.findings) else ()
+    return replace(
+        report,
+        findings=tuple(report.findings[i] for i in keep),
+        matrix=tuple(rows[i] for i in keep) if rows else (),
+        hidden=tuple(f for f in report.findings if f.status in quiet),
+    )
+
+
+def statistics_table(report: Report) -> str:
+    """`--statistics`: per kind present, how many findings, by status (like ruff's)."""
+    rows: dict[Kind, dict[Status, int]] = {}
+    severity: dict[Kind, str] = {}
+    for finding in report.findings:
+        row = rows.setdefault(finding.kind, dict.fromkeys(Status, 0))
+        row[finding.status] += 1
+        severity[finding.kind] = finding.severity.value
+    if not rows:
+        return "no findings\n"
+    width = max(len(k.slug) for k in rows)
+    head = f"{'count':>5}  {'kind':<{width}}  {'severity':<8}  " + "  ".join(
+        f"{s.value:>11}" for s in Status
+    )
+    lines = [head.rstrip()]
+    for kind in sorted(rows, key=lambda k: (-sum(rows[k].values()), list(Kind).index(k))):
+        counts = rows[kind]
+        cells = "  ".join(f"{counts[s]:>11}" for s in Status)
+        lines.append(
+            f"{sum(counts.values()):>5}  {kind.slug:<{width}}  {severity[kind]:<8}  {cells}"
+        )
+    lines.append(f"{len(report.findings):>5}  total")
+    return "\n".join(lines) + "\n"
 
 
 def encode(text: str) -> bytes:
@@ -475,19 +650,104 @@ def _silence_stdout() -> None:
 
 
 def use_color(
-    flag: bool | None, *, fmt: str, to_file: bool, env: Mapping[str, str], isatty: bool
+    choice: str | bool | None, *, fmt: str, to_file: bool, env: Mapping[str, str], isatty: bool
 ) -> bool:
-    """Colour only the text format: --color/--no-color, else NO_COLOR, FORCE_COLOR, a tty."""
+    """Colour only the text format: --color always/never, else (auto) never into a file,
+    off with NO_COLOR, FORCE_COLOR=0 or TERM=dumb, on with another FORCE_COLOR, else on a
+    terminal (the conventions of no-color.org and force-color.org)."""
     if fmt != "text":
         return False
-    if flag is not None:
-        return flag
-    if to_file or env.get("NO_COLOR"):
+    if choice in (True, "always"):
+        return True
+    if choice in (False, "never") or to_file or env.get("NO_COLOR"):
         return False
-    return bool(env.get("FORCE_COLOR")) or isatty
+    force = env.get("FORCE_COLOR")
+    if force is not None and force != "":
+        return force.lower() not in ("0", "false", "no", "off")
+    if env.get("TERM") == "dumb":
+        return False
+    return isatty
 
 
 # --------------------------------------------------------------------------- terminal
+
+
+PROGRESS_DELAY = 0.5  # seconds before a status line appears: a warm run never shows one
+PROGRESS_EVERY = 0.1
+
+
+def _shows_progress(opts: Options) -> bool:
+    """A status line on stderr only for a person watching: a terminal, not -q, not dumb."""
+    if opts.quiet or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _StatusLine:
+    """One line on stderr, rewritten in place (`\\r`, erase line), from a display thread
+    that polls the run's Progress; cleared before a log message and when the run ends.
+    Plain click.echo and ANSI erase: no progress library is loaded, so the import cost on
+    the warm path is nil (a run under PROGRESS_DELAY never shows the line at all)."""
+
+    def __init__(self, progress: Progress) -> None:
+        import threading
+
+        self.progress = progress
+        self.lock = threading.Lock()
+        self.shown = False
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._loop, name="drift-audit-progress", daemon=True)
+
+    def _loop(self) -> None:
+        if self.stop.wait(PROGRESS_DELAY):
+            return
+        while not self.stop.is_set():
+            self.draw()
+            self.stop.wait(PROGRESS_EVERY)
+
+    def draw(self) -> None:
+        now = self.progress.snapshot()
+        parts = [now.stage]
+        if now.total:
+            parts.append(f"{now.done}/{now.total} releases")
+        if now.bytes_fetched:
+            parts.append(f"{now.bytes_fetched / (1 << 20):.1f} MiB fetched")
+        with self.lock:
+            click.echo(f"\r\x1b[2K{PROG}: {terminal(', '.join(parts))}", err=True, nl=False)
+            self.shown = True
+
+    def clear(self) -> None:
+        with self.lock:
+            if self.shown:
+                click.echo("\r\x1b[2K", err=True, nl=False)
+                self.shown = False
+
+
+_STATUS: list[_StatusLine] = []  # the line being shown, for the log handler to clear first
+
+
+@contextlib.contextmanager
+def progress_display(*, enabled: bool) -> Iterator[Progress]:
+    """A Progress for audit(); drawn as a status line on stderr when `enabled`."""
+    from auditor.progress import Progress
+
+    progress = Progress()
+    if not enabled:
+        yield progress
+        return
+    line = _StatusLine(progress)
+    _STATUS.append(line)
+    line.thread.start()
+    try:
+        yield progress
+    finally:
+        line.stop.set()
+        line.thread.join(timeout=1)
+        line.clear()
+        _STATUS.remove(line)
 
 
 def _error(message: str, hint: str | None) -> None:
@@ -523,6 +783,8 @@ class _EchoHandler(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
+            for line in _STATUS:
+                line.clear()
             click.echo(self.format(record), err=True)
         except Exception:
             self.handleError(record)

@@ -1,7 +1,9 @@
 # Maintainers: `[tool.drift-audit]` in a consumer project's pyproject.toml -> Settings.
 #
-# Owns: the set of valid keys, their types, and finding the project root from the CONSUMER
-# argument. Takes a folder; gives a frozen Settings (empty when there is no pyproject.toml or
+# Owns: the set of valid keys, their types, and finding the settings: `--config FILE`, else
+# the nearest pyproject.toml with the table at or above the consumer folder (or the current
+# folder), as ruff and mypy search; and the project root of a CONSUMER folder. Takes a
+# folder or a file; gives a frozen Settings (empty when there is no pyproject.toml or
 # no table). An unknown key or a wrong type is a ConfigError naming the key (and, for a
 # typo, the closest valid key). Paths (`output`, `baseline-file`) are resolved against the
 # project folder, so they mean the same wherever drift-audit is run from; the file is
@@ -24,6 +26,7 @@ from typing import Any, TypeGuard
 
 from auditor.errors import ConfigError
 from auditor.files import read_file
+from auditor.kinds import Kind
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -46,11 +49,27 @@ class Settings:
     output: str | None = None
     exclude: tuple[str, ...] = ()
     baseline_file: str | None = None
+    select: tuple[str, ...] | None = None  # kind slugs ("ALL" for every kind); None: all
+    ignore: tuple[str, ...] = ()
+    severity: tuple[tuple[str, str], ...] = ()  # (slug, error|warning|info) overrides
     source: Path | None = None  # the pyproject.toml they came from, for messages
     root: Path | None = None  # the project folder: paths from this file must stay inside it
 
 
-KEYS = ("against", "baseline", "fail-on", "format", "output", "exclude", "baseline-file")
+KEYS = (
+    "against",
+    "baseline",
+    "fail-on",
+    "format",
+    "output",
+    "exclude",
+    "baseline-file",
+    "select",
+    "ignore",
+    "severity",
+)
+SEVERITIES = ("error", "warning", "info")
+ALL = "ALL"
 _STR = "a string"
 _STR_OR_LIST = "a string or a list of strings"
 _LIST = "a list of strings"
@@ -65,10 +84,43 @@ def load_settings(project_dir: Path) -> Settings:
     """
     path = project_dir / PYPROJECT
     table = _read_table(path) if path.is_file() else None
-    if table is None:
-        return Settings()
+    return Settings() if table is None else _settings(table, path, f"[tool.{TABLE}] of {path}")
+
+
+def load_config_file(path: Path) -> Settings:
+    """`--config FILE`: a pyproject.toml (its `[tool.drift-audit]` table) or a drift-audit
+    TOML file whose top level is the table; paths in it are relative to its folder.
+
+    Raises:
+        ConfigError: the file is missing or unreadable, not TOML, has no such table, or the
+            table is wrong as for load_settings.
+    """
+    if not path.is_file():
+        raise ConfigError(
+            f"--config {path}: no such file", hint="name a pyproject.toml or a TOML file"
+        )
+    if path.name == PYPROJECT:
+        table = _read_table(path)
+        if table is None:
+            raise ConfigError(f"--config {path} has no [tool.{TABLE}] table")
+        return _settings(table, path, f"[tool.{TABLE}] of {path}")
+    return _settings(_read_document(path), path, str(path))
+
+
+def find_settings(start: Path) -> Settings:
+    """The nearest pyproject.toml at or above `start` that has a `[tool.drift-audit]` table
+    (as ruff and mypy look for theirs); empty Settings when none has."""
+    for candidate in (start, *start.resolve().parents):
+        path = candidate / PYPROJECT
+        if path.is_file() and (table := _read_table(path)) is not None:
+            return _settings(table, path, f"[tool.{TABLE}] of {path}")
+    return Settings()
+
+
+def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
     _check_keys(table, path)
-    where = f"[tool.{TABLE}] of {path}"
+    project_dir = path.parent
+    select = _strings(table, "select", where, allow_str=True) if "select" in table else None
     return Settings(
         against=_strings(table, "against", where, allow_str=True),
         baseline=_strings(table, "baseline", where, allow_str=True),
@@ -77,9 +129,43 @@ def load_settings(project_dir: Path) -> Settings:
         output=_path(table, "output", where, project_dir),
         exclude=_strings(table, "exclude", where, allow_str=False),
         baseline_file=_path(table, "baseline-file", where, project_dir),
+        select=check_kinds(select, f"select in {where}") if select is not None else None,
+        ignore=check_kinds(_strings(table, "ignore", where, allow_str=True), f"ignore in {where}"),
+        severity=_severity(table, where),
         source=path,
         root=project_dir,
     )
+
+
+def check_kinds(slugs: tuple[str, ...], where: str) -> tuple[str, ...]:
+    """The slugs, checked against the catalogue (`ALL` allowed); ConfigError naming an unknown
+    one and the closest kind."""
+    known = [k.slug for k in Kind]
+    for slug in slugs:
+        if slug != ALL and slug not in known:
+            close = difflib.get_close_matches(slug, known, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise ConfigError(
+                f"{where}: unknown kind {slug!r}",
+                hint=f"{hint}`drift-audit --list-kinds` lists them",
+            )
+    return slugs
+
+
+def _severity(table: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
+    """`[tool.drift-audit.severity]`: kind slug -> error, warning or info."""
+    value = table.get("severity", {})
+    if not isinstance(value, dict):
+        raise _wrong_type("severity", "a table of kind = severity", value, where)
+    check_kinds(tuple(value), f"[tool.{TABLE}.severity] of {where}")
+    out = []
+    for slug, level in sorted(value.items()):
+        if level not in SEVERITIES:
+            raise ConfigError(
+                f"severity.{slug} = {level!r} in {where} is not one of {', '.join(SEVERITIES)}"
+            )
+        out.append((slug, level))
+    return tuple(out)
 
 
 MAX_TOML_BYTES = 16 << 20  # a pyproject.toml; anything bigger is not one
@@ -111,13 +197,17 @@ def read_toml_file(path: Path, root: Path) -> dict[str, Any]:
     return load_toml(text)
 
 
-def _read_table(path: Path) -> dict[str, Any] | None:
+def _read_document(path: Path) -> dict[str, Any]:
     try:
-        document = read_toml_file(path, path.parent)
+        return read_toml_file(path, path.parent)
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
     except ValueError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
+
+
+def _read_table(path: Path) -> dict[str, Any] | None:
+    document = _read_document(path)
     tool = document.get("tool")
     table = tool.get(TABLE) if isinstance(tool, dict) else None
     if table is None:

@@ -390,6 +390,7 @@ def _finding(check: SiteCheck, problem: Problem, versions: tuple[str, ...]) -> F
         target_signature=_bounded_or_none(last.signature, MAX_SIGNATURE_CHARS),
         suggestion=_bounded_or_none(problem.suggestion, MAX_TEXT_CHARS),
         status=status,
+        first_audited=check.targets[0][0] if check.targets else None,
     )
 
 

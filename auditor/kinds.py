@@ -1,8 +1,10 @@
 """The catalogue of finding kinds: one member per kind in DESIGN.md, none defined elsewhere.
 
 A kind is data: the slug users see (JSON `kind`, SARIF `ruleId`, ignore comments), its
-severity, a message template over a finding's fields, and a one-line summary for
-`--list-kinds` and SARIF rules. `docs/kinds.md` has one section per slug.
+severity, a message template over a finding's fields (the release it broke in is added by
+`Finding.message`), and a one-line summary for `--list-kinds` and SARIF rules.
+`auditor/kinds.md` (shipped with the package; `--explain KIND`, SARIF `help`, the HTML
+report) has one section per slug.
 """
 
 from __future__ import annotations
@@ -34,62 +36,61 @@ class Kind(Enum):
     REMOVED_MODULE = KindSpec(
         "removed-module",
         Severity.ERROR,
-        "module {symbol} no longer exists (since {first_broken})",
+        "module {symbol} no longer exists",
         "An imported provider module is gone.",
     )
     REMOVED_SYMBOL = KindSpec(
         "removed-symbol",
         Severity.ERROR,
-        "{symbol} no longer exists (since {first_broken})",
+        "{symbol} no longer exists",
         "An imported or accessed provider name, attribute or method is gone.",
     )
     UNEXPECTED_KEYWORD = KindSpec(
         "unexpected-keyword",
         Severity.ERROR,
-        "{symbol}() no longer accepts keyword {parameter!r} (since {first_broken})",
+        "{symbol}() no longer accepts keyword {parameter!r}",
         "A keyword the consumer passes is not a parameter any more.",
     )
     MISSING_ARGUMENT = KindSpec(
         "missing-argument",
         Severity.ERROR,
-        "{symbol}() now requires argument {parameter!r}, which the call does not pass"
-        " (since {first_broken})",
+        "{symbol}() now requires argument {parameter!r}, which the call does not pass",
         "The callee gained a required parameter the call does not pass.",
     )
     TOO_MANY_POSITIONAL = KindSpec(
         "too-many-positional",
         Severity.ERROR,
-        "{symbol}() takes fewer positional arguments than the call passes (since {first_broken})",
+        "{symbol}() takes fewer positional arguments than the call passes",
         "The call passes more positional arguments than the callee now accepts.",
     )
     OVERRIDE_MISMATCH = KindSpec(
         "override-mismatch",
         Severity.ERROR,
-        "override of {symbol} no longer matches the provider's signature (since {first_broken})",
+        "override of {symbol} no longer matches the provider's signature",
         "A consumer subclass overrides or calls super() into a method whose signature changed.",
     )
     POSITIONAL_SHIFT = KindSpec(
         "positional-shift",
         Severity.WARNING,
-        "{symbol}(): positional argument now lands on {parameter!r} (since {first_broken})",
+        "{symbol}(): positional argument now lands on {parameter!r}",
         "Arguments passed by position now land on different parameters.",
     )
     DEPRECATED = KindSpec(
         "deprecated",
         Severity.WARNING,
-        "{subject} is deprecated (since {first_broken})",
+        "{subject} is deprecated",
         "The provider marks a symbol or parameter the consumer uses as deprecated.",
     )
     CHANGED_DEFAULT = KindSpec(
         "changed-default",
         Severity.INFO,
-        "{symbol}(): the default of {parameter!r} changed (since {first_broken})",
+        "{symbol}(): the default of {parameter!r} changed",
         "A parameter the call leaves to its default now has a different default.",
     )
     CHANGED_RETURN = KindSpec(
         "changed-return",
         Severity.INFO,
-        "{symbol}() returns a different type (since {first_broken})",
+        "{symbol}() returns a different type",
         "The annotated return type of a callee changed.",
     )
     UNRESOLVED = KindSpec(
@@ -127,11 +128,3 @@ class Kind(Enum):
             if kind.slug == slug:
                 return kind
         raise ValueError(f"unknown kind {slug!r}")
-
-
-DOCS_URL = "https://github.com/drift-audit/drift-audit/blob/main/docs/kinds.md"
-
-
-def docs_anchor(kind: Kind) -> str:
-    """The documentation page for a kind (SARIF helpUri, --list-kinds)."""
-    return f"{DOCS_URL}#{kind.slug}"

@@ -3,7 +3,10 @@
 sources -> provider -> scan -> graph -> bind -> findings -> reporters -> cli: each stage takes
 and gives these types, so every stage can be tested with literals. Nothing here does I/O.
 
-Conventions: `path` is a consumer file, posix, relative to the consumer's import root; lines
+Conventions: `path` is a consumer file, posix, relative to the consumer's import root while
+the stages run; audit() rewrites a finding's `location.path` relative to the project root (the
+folder holding pyproject.toml: `src/acme/x.py`) and keeps the import-root-relative one in
+`module_path`, which the fingerprint uses, so baselines survive the change; lines
 and columns are 1-based (ast's 0-based columns are converted once, in scan/); `symbol` is a
 provider's canonical dotted path; `target` and `baseline` are provider versions.
 """
@@ -321,21 +324,24 @@ class Finding:
     status: Status = Status.NEW
     source: tuple[tuple[int, str], ...] = ()  # (line, text) around the site, for reports
     also_at: tuple[int, ...] = ()  # lines of the same file that use what this reports gone
+    module_path: str = ""  # the file relative to the import root; "": same as location.path
+    first_audited: str | None = None  # the oldest release audited of this finding's provider
+    level: Severity | None = None  # [tool.drift-audit.severity] override of the kind's
 
     @property
     def severity(self) -> Severity:
-        return self.kind.severity
+        return self.level or self.kind.severity
 
     @property
     def first_broken(self) -> str | None:
         return self.broken_in[0] if self.broken_in else None
 
     @property
-    def message(self) -> str:
+    def reason(self) -> str:
+        """What is wrong, without the release: the same against every target."""
         values = {
             "symbol": self.symbol,
             "parameter": self.parameter,
-            "first_broken": self.first_broken or "the target",
             "subject": f"{self.symbol}() keyword {self.parameter!r}"
             if self.parameter
             else self.symbol,
@@ -343,9 +349,25 @@ class Finding:
         return self.kind.template.format(**values)
 
     @property
+    def message(self) -> str:
+        """The reason and when it broke: `broken in 0.17.0 (first audited)` when that is the
+        oldest release audited (it may have broken earlier), `first broken in 0.12.0` when an
+        older audited release still worked."""
+        first = self.first_broken
+        if first is None or self.kind.slug in ("unresolved", "unparsable"):
+            return self.reason
+        if self.first_audited is None:
+            return f"{self.reason}; broken in {first}"
+        if first == self.first_audited:
+            return f"{self.reason}; broken in {first} (first audited)"
+        return f"{self.reason}; first broken in {first}"
+
+    @property
     def fingerprint(self) -> str:
-        """Stable across line moves: kind, file, enclosing scope, symbol and parameter."""
-        parts = (self.kind.slug, self.location.path, self.scope, self.symbol, self.parameter or "")
+        """Stable across line moves: kind, file (relative to the import root), enclosing
+        scope, symbol and parameter."""
+        path = self.module_path or self.location.path
+        parts = (self.kind.slug, path, self.scope, self.symbol, self.parameter or "")
         text = "\x1f".join(parts).encode("utf-8", "surrogatepass")  # a lone surrogate too
         return hashlib.sha256(text).hexdigest()[:32]
 
@@ -373,10 +395,11 @@ class ProviderInfo:
 class Stats:
     files_scanned: int = 0
     call_sites: int = 0
-    provider_modules_loaded: int = 0
+    provider_modules_loaded: int = 0  # parsed in this run
     bytes_fetched: int = 0
     seconds: float = 0.0
     requests: int = 0  # HTTP requests made to the index and its file hosts
+    provider_modules_cached: int = 0  # answered from the cache's lookup memo, not parsed
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,6 +417,8 @@ class Report:
     unused_suppressions: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
     # (path, line, kinds) of `# drift-audit: ignore[...]` comments that suppress nothing;
     # kinds: the slugs that matched nothing, () for a bare `ignore`
+    hidden: tuple[Finding, ...] = ()  # counted in summaries, not listed (a view made for a
+    # reader: baselined and suppressed findings without --show-baselined)
 
     def counts(self) -> dict[str, int]:
         """Findings per status."""

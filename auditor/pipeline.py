@@ -16,12 +16,13 @@ distinct set of answers from the provider (`_VerdictMemo`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,16 +35,19 @@ from auditor.config import entry_points_from_pyproject, entry_points_from_txt
 from auditor.errors import BadSpecError
 from auditor.findings import ProviderChecks, SiteCheck, collect_findings
 from auditor.graph import build_graph
+from auditor.kinds import Kind
 from auditor.model import Action, ConsumerInfo, ProviderInfo, Report, Stats
+from auditor.progress import Progress
 from auditor.provider import MemoizedProvider, ResolutionMemo
 from auditor.provider.paths import module_files
 from auditor.scan import scan_consumer
 from auditor.sources import infer_baseline, open_index, resolve_consumer
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from auditor.bind import Verdict
+    from auditor.kinds import Severity
     from auditor.model import ConsumerScan, Finding, Resolution, Site
     from auditor.sources import Index, Release, SourceTree
 
@@ -62,6 +66,11 @@ def audit(
     pre: bool = False,
     baseline_file: str | Path | None = None,
     baseline_file_root: Path | None = None,
+    project_root: Path | None = None,
+    select: Sequence[Kind] | None = None,
+    ignore: Sequence[Kind] = (),
+    severity: Mapping[Kind, Severity] | None = None,
+    progress: Progress | None = None,
 ) -> Report:
     """Audit CONSUMER against each provider release matched by `against`.
 
@@ -81,6 +90,12 @@ def audit(
             no longer found are reported as `fixed`.
         baseline_file_root: the baseline file's path came from an untrusted file (the
             consumer's pyproject.toml): it must stay inside this folder.
+        project_root: the folder report paths are relative to (a folder consumer's
+            project: where its pyproject.toml is); default: found from CONSUMER. Findings
+            keep the import-root-relative path in `module_path`.
+        select: the kinds reported (default: all); `ignore`: kinds left out.
+        severity: per-kind severity overrides (`[tool.drift-audit.severity]`).
+        progress: updated as the run goes, for a display.
 
     Raises:
         AuditError: the audit could not run (bad spec, unknown package or version, ...).
@@ -90,12 +105,40 @@ def audit(
         raise BadSpecError(
             "nothing to audit against", hint="pass --against SPEC, e.g. vllm==0.17.0"
         )
+    progress = progress or Progress()
     index = open_index(index_url, cache_dir, offline)
+    progress.read_bytes_from(lambda: index.bytes_fetched)
     try:
         recorded = _recorded_findings(baseline_file, baseline_file_root)
-        return _audit(index, consumer, against, baseline, exclude, pre, recorded, started)
+        root = project_root if project_root is not None else consumer_project_root(consumer)
+        run = _Run(exclude, pre, recorded, root, progress, started)
+        report = _audit(index, consumer, against, baseline, run)
     finally:
         index.close()  # background fetches and kept-alive connections end with the audit
+    return _chosen(report, select, ignore, severity or {})
+
+
+@dataclass(frozen=True)
+class _Run:
+    """How this run was asked for, beyond what to audit against."""
+
+    exclude: Sequence[str]
+    pre: bool
+    recorded: tuple[Finding, ...]
+    project_root: Path | None
+    progress: Progress
+    started: float
+
+
+@contextlib.contextmanager
+def _stage(progress: Progress, name: str) -> Iterator[None]:
+    """One stage: shown by a progress display, timed at debug level (--debug)."""
+    progress.stage(name)
+    began = time.perf_counter()
+    try:
+        yield
+    finally:
+        logger.debug("stage %s: %.1f ms", name, (time.perf_counter() - began) * 1000)
 
 
 def _audit(
@@ -103,44 +146,57 @@ def _audit(
     consumer: str,
     against: Sequence[str],
     baseline: str | Sequence[str] | None,
-    exclude: Sequence[str],
-    pre: bool,
-    recorded: tuple[Finding, ...],
-    started: float,
+    run: _Run,
 ) -> Report:
     """The stages, in order, against an open index."""
-    consumer_release = resolve_consumer(consumer, index)
-    targets = _targets(index, against, pre)
-    baselines = _baselines(index, consumer_release, list(targets), _specs(baseline), pre)
+    progress = run.progress
+    with _stage(progress, "resolving the consumer and the provider releases"):
+        consumer_release = resolve_consumer(consumer, index)
+        targets = _targets(index, against, run.pre)
+        baselines = _baselines(index, consumer_release, list(targets), _specs(baseline), run.pre)
+    prefix = _path_prefix(consumer_release, run.project_root)
     import_names = tuple(sorted({n for rs in targets.values() for r in rs for n in r.import_names}))
-    scan = scan_consumer(
-        consumer_release.tree, consumer_release.import_names, import_names, exclude=exclude
-    )
+    with _stage(progress, "scanning the consumer"):
+        scan = scan_consumer(
+            consumer_release.tree,
+            consumer_release.import_names,
+            import_names,
+            exclude=_module_patterns(run.exclude, prefix),
+        )
     memo_root = _memo_root(index)
     chains = memo_root / "chains" if memo_root is not None else None
-    graph = build_graph(scan, consumer_entry_points(consumer_release), chains, memo_root)
-    work = _Work(memo_root=memo_root)
+    with _stage(progress, "building the call graph"):
+        graph = build_graph(scan, consumer_entry_points(consumer_release), chains, memo_root)
+    work = _Work(memo_root=memo_root, progress=progress)
+    work.total = sum(len(rs) + (baselines[name] is not None) for name, rs in targets.items())
+    progress.releases(0, work.total)
     _prefetch_all([*baselines.values(), *(r for rs in targets.values() for r in rs)], scan)
-    audits = [
-        _check_provider(name, releases, baselines[name], scan.sites, work)
-        for name, releases in targets.items()
-    ]
+    with _stage(progress, "checking"):
+        audits = [
+            _check_provider(name, releases, baselines[name], scan.sites, work)
+            for name, releases in targets.items()
+        ]
     work.save_memos()
     logger.info(
         "%d release(s) parsed, %d reused whole; %d binding(s) reused; lookups memoized %d/%d",
         len(work.checked), work.reused_releases, work.verdicts.reused,
         work.memo_hits(), work.memo_hits() + work.memo_misses(),
     )  # fmt: skip
-    collected = collect_findings(scan, audits, graph, recorded=recorded)
-    graph.save()
-    _warn_unused(collected.unused_suppressions)
+    with _stage(progress, "collecting the findings"):
+        collected = collect_findings(scan, audits, graph, recorded=run.recorded)
+        graph.save()
+    unused = tuple(
+        (prefix + path, line, kinds) for path, line, kinds in collected.unused_suppressions
+    )
+    _warn_unused(unused)
     stats = Stats(
         files_scanned=len(scan.files),
         call_sites=_call_sites(scan),
         provider_modules_loaded=work.modules_loaded,
+        provider_modules_cached=work.modules_cached(),
         bytes_fetched=index.bytes_fetched,
         requests=getattr(index, "requests_made", 0),
-        seconds=round(time.perf_counter() - started, 3),
+        seconds=round(time.perf_counter() - run.started, 3),
     )
     providers = tuple(
         ProviderInfo(name, _version(baselines[name]), tuple(str(r.version) for r in releases))
@@ -151,12 +207,88 @@ def _audit(
             consumer_release.name, consumer_release.version, consumer_release.origin
         ),
         provider=providers[0],
-        findings=collected.findings,
+        findings=tuple(_in_project(f, prefix) for f in collected.findings),
         stats=stats,
         providers=providers,
         matrix=collected.matrix,
         fixed=collected.fixed,
-        unused_suppressions=collected.unused_suppressions,
+        unused_suppressions=unused,
+    )
+
+
+# --------------------------------------------------------------------------- paths and kinds
+
+
+def consumer_project_root(consumer: str) -> Path | None:
+    """The folder report paths are relative to, for a folder CONSUMER: the project holding
+    it (pyproject.toml), else the folder itself when it is not a package folder; None for a
+    package folder with no project, an installed distribution or a release from the index
+    (paths stay relative to the import root)."""
+    from auditor.config import find_project_root
+
+    folder = Path(consumer).expanduser()
+    if not folder.is_dir():
+        return None
+    root = find_project_root(consumer)
+    if root is not None:
+        return root.resolve()
+    return None if (folder / "__init__.py").is_file() else folder.resolve()
+
+
+def _path_prefix(release: Release, project_root: Path | None) -> str:
+    """`src/` when the consumer's import root is `src/` under the project root; "" when they
+    are the same folder or unrelated."""
+    root = release.extra.get("root")
+    if root is None or project_root is None:
+        return ""
+    try:
+        rel = Path(root).resolve().relative_to(project_root.resolve())
+    except ValueError:
+        return ""
+    return "" if rel == Path() else f"{rel.as_posix()}/"
+
+
+def _module_patterns(patterns: Sequence[str], prefix: str) -> tuple[str, ...]:
+    """Exclude globs for the scan, which sees import-root-relative paths: a pattern relative
+    to the project root (`src/acme/legacy/**`) loses the prefix; each also matches as
+    written (`**/tests/**`, and configurations written before paths were project-relative)."""
+    out = list(patterns)
+    for raw in patterns:
+        pattern = raw.strip().removeprefix("./")
+        if prefix and pattern.startswith(prefix):
+            out.append(pattern[len(prefix) :])
+    return tuple(dict.fromkeys(out))
+
+
+def _in_project(finding: Finding, prefix: str) -> Finding:
+    """The finding with its path relative to the project root, the import-root-relative one
+    kept in `module_path` (and so in its fingerprint)."""
+    path = finding.location.path
+    return replace(
+        finding, location=replace(finding.location, path=prefix + path), module_path=path
+    )
+
+
+def _chosen(
+    report: Report,
+    select: Sequence[Kind] | None,
+    ignore: Sequence[Kind],
+    severity: Mapping[Kind, Severity],
+) -> Report:
+    """Only the selected kinds (the matrix rows with them), at their configured severity."""
+    wanted = frozenset(select if select is not None else Kind) - frozenset(ignore)
+    if len(wanted) == len(Kind) and not severity:
+        return report
+    rows = report.matrix if len(report.matrix) == len(report.findings) else ()
+    kept = [
+        (replace(f, level=severity.get(f.kind)), rows[i] if rows else None)
+        for i, f in enumerate(report.findings)
+        if f.kind in wanted
+    ]
+    return replace(
+        report,
+        findings=tuple(f for f, _ in kept),
+        matrix=tuple(r for _, r in kept if r is not None) if rows else (),
     )
 
 
@@ -272,6 +404,14 @@ def _prefetch_all(releases: Iterable[Release | None], scan: ConsumerScan) -> Non
 
 def _verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Verdict, ...]:
     """Each site's verdict against one release; reused when the release reads the same."""
+    work.progress.stage(f"checking {release.name} {release.version}")
+    try:
+        return _release_verdicts(release, sites, work)
+    finally:
+        work.checked_one(release)
+
+
+def _release_verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Verdict, ...]:
     for earlier in work.checked:
         if earlier.sites == tuple(sites) and earlier.same_as(release):
             logger.info(
@@ -403,6 +543,17 @@ class _Work:
     checked: list[_CheckedRelease] = field(default_factory=list)
     memo_root: Path | None = None
     memos: dict[str, ResolutionMemo] = field(default_factory=dict)
+    progress: Progress = field(default_factory=Progress)
+    done: int = 0  # releases checked, for the progress display
+    total: int = 0
+
+    def checked_one(self, release: Release) -> None:
+        self.done += 1
+        self.progress.releases(self.done, self.total)
+
+    def modules_cached(self) -> int:
+        """Provider modules the memo answered for, so nothing had to parse them."""
+        return sum(m.modules_answered for m in self.memos.values())
 
     def memo(self, provider: str) -> ResolutionMemo:
         if provider not in self.memos:
@@ -469,9 +620,9 @@ def _safe_read(tree: SourceTree, path: str) -> str | None:
 def _recorded_findings(path: str | Path | None, root: Path | None) -> tuple[Finding, ...]:
     if path is None:
         return ()
-    from auditor.reporters.json_report import load_report
+    from auditor.reporters import baseline_file
 
-    return load_report(path, root=root).findings
+    return baseline_file.load(path, root=root)
 
 
 def _warn_unused(unused: Iterable[tuple[str, int, tuple[str, ...]]]) -> None:

@@ -59,6 +59,7 @@ class ResolutionMemo:
         self._dirty = False
         self.hits = 0
         self.misses = 0
+        self.answered: set[str] = set()  # modules whose lookups a hit answered unparsed
         self._store = confined(path, root) if path is not None else None
         if self._store is not None:
             self._load(*self._store)
@@ -74,6 +75,7 @@ class ResolutionMemo:
         for deps, value in self._entries.get(key, ()):
             if all(digest_of(module) == digest for module, digest in deps):
                 self.hits += 1
+                self.answered.update(module for module, _ in deps)
                 return value
         self.misses += 1
         return None
@@ -83,6 +85,10 @@ class ResolutionMemo:
         if all(existing != deps for existing, _ in entries):
             entries.append((deps, value))
             self._dirty = True
+
+    @property
+    def modules_answered(self) -> int:
+        return len(self.answered)
 
     def save(self) -> None:
         """Write the memo atomically (a temp file renamed into place); errors only warn."""

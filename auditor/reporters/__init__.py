@@ -27,6 +27,7 @@ FORMATS = {
     "github": "github",
     "markdown": "markdown",
     "html": "html",
+    "gitlab": "gitlab",
 }
 
 

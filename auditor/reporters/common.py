@@ -1,6 +1,6 @@
 # Maintainers: helpers shared by the reporter modules, and nothing else.
 #
-# Owns: the tool's name, version and home page as reports print them, and the per-status /
+# Owns: the tool's name and version as reports print them, and the per-status /
 # per-severity tallies that the text and markdown reporters both summarise. Takes a Report,
 # gives plain values. No formatting decisions live here: each reporter keeps its own shape.
 """Shared, format-neutral helpers for the reporters."""
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from auditor.model import Finding, Report
 
 TOOL_NAME = "drift-audit"
-INFORMATION_URI = "https://github.com/drift-audit/drift-audit"
 UNKNOWN_VERSION = "0+unknown"
 
 
@@ -52,10 +51,11 @@ class Tally:
         return self.new_error + self.new_warning + self.new_info
 
 
-def tally(findings: Iterable[Finding]) -> Tally:
-    """Count findings by status, splitting the new ones by severity."""
+def tally(findings: Iterable[Finding], hidden: Iterable[Finding] = ()) -> Tally:
+    """Count findings by status, splitting the new ones by severity; `hidden`: findings a
+    reader's view leaves out of the listing (Report.hidden), counted all the same."""
     counts = dict.fromkeys(Tally.__dataclass_fields__, 0)
-    for finding in findings:
+    for finding in [*findings, *hidden]:
         if finding.status is Status.NEW:
             counts[f"new_{finding.severity.value}"] += 1
         else:

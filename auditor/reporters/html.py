@@ -22,8 +22,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from auditor import kinddocs
 from auditor.escape import visible
-from auditor.kinds import DOCS_URL, Kind, Severity, docs_anchor
+from auditor.kinds import Kind, Severity
 from auditor.model import Status
 from auditor.reporters.common import count_by_kind, provider_line, tally, tool_version
 
@@ -289,7 +290,7 @@ def finding_view(index: int, finding: Finding, targets: Sequence[str]) -> Findin
     return FindingView(
         anchor=f"finding-{index}",
         finding=finding,
-        docs=docs_anchor(finding.kind),
+        docs=f"#kind-{finding.kind.slug}",
         target_label=label,
         signature_rows=tuple(
             diff_signatures(finding.baseline_signature, finding.target_signature, finding.parameter)
@@ -326,7 +327,7 @@ def page(report: Report) -> dict[str, object]:
         "title": f"drift-audit: {provider_line(report)}",
         "report": report,
         "tool_version": tool_version(),
-        "tally": tally(findings),
+        "tally": tally(findings, report.hidden),
         "by_kind": count_by_kind(findings),
         "statuses": list(Status),
         "severity_counts": facets(
@@ -343,7 +344,11 @@ def page(report: Report) -> dict[str, object]:
         "views": views,
         "groups": groups_by_symbol(views),
         "show_matrix": len(targets) > 1 and bool(findings),
-        "docs_url": DOCS_URL,
+        "kind_docs": [
+            (kind.slug, kinddocs.plain(kind))
+            for kind in Kind
+            if any(f.kind is kind for f in findings)
+        ],
     }
 
 

@@ -62,6 +62,7 @@ def to_dict(report: Report) -> dict[str, Any]:
             "files_scanned": stats.files_scanned,
             "call_sites": stats.call_sites,
             "provider_modules_loaded": stats.provider_modules_loaded,
+            "provider_modules_cached": stats.provider_modules_cached,
             "bytes_fetched": stats.bytes_fetched,
             "requests": stats.requests,
             "seconds": round(stats.seconds, 3),
@@ -113,6 +114,7 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
         "severity": finding.severity.value,
         "message": finding.message,
         "path": loc.path,
+        "module_path": finding.module_path or loc.path,
         "line": loc.line,
         "column": loc.column,
         "end_line": loc.end_line,
@@ -121,6 +123,7 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
         "parameter": finding.parameter,
         "broken_in": list(finding.broken_in),
         "first_broken": finding.first_broken,
+        "first_audited": finding.first_audited,
         "baseline_signature": finding.baseline_signature,
         "target_signature": finding.target_signature,
         "reached_from": [list(chain) for chain in finding.reached_from],
@@ -150,7 +153,7 @@ def load_report(text_or_path: str | Path, *, root: Path | None = None) -> Report
             MAX_REPORT_BYTES), is not JSON, is not a drift-audit report, or has a schema
             version this drift-audit does not read.
     """
-    text, where = _read_source(text_or_path, root)
+    text, where = read_source(text_or_path, root)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -235,7 +238,8 @@ def _unused(data: Mapping[str, Any], where: str) -> tuple[str, int, tuple[str, .
     return (_get(data, "path", str, where), _get(data, "line", int, where), kinds)
 
 
-def _read_source(text_or_path: str | Path, root: Path | None) -> tuple[str, str]:
+def read_source(text_or_path: str | Path, root: Path | None) -> tuple[str, str]:
+    """The document's text and how to name it in messages (a file, or the text itself)."""
     if isinstance(text_or_path, str) and text_or_path.lstrip().startswith("{"):
         return text_or_path, "the JSON report"
     path = Path(text_or_path)
@@ -266,7 +270,9 @@ def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where
     return value
 
 
-def _get_extra(data: Mapping[str, Any], key: str, kind: type, where: str, default: Any) -> Any:
+def _get_extra(
+    data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str, default: Any
+) -> Any:
     """An optional field (`scope`, `source`, `matrix`...): a default when absent, checked when
     present."""
     return _get(data, key, kind, where) if key in data else default
@@ -299,6 +305,7 @@ def _stats(data: Mapping[str, Any]) -> Stats:
         files_scanned=_get(data, "files_scanned", int, where),
         call_sites=_get(data, "call_sites", int, where),
         provider_modules_loaded=_get(data, "provider_modules_loaded", int, where),
+        provider_modules_cached=_get_extra(data, "provider_modules_cached", int, where, 0),
         bytes_fetched=_get(data, "bytes_fetched", int, where),
         seconds=_seconds(_get(data, "seconds", (int, float), where), where),
         requests=_get_extra(data, "requests", int, where, 0),  # added after schema 1 shipped
@@ -328,7 +335,15 @@ def _finding(value: object, where: str) -> Finding:
         status=_status(_get(data, "status", str, where), where),
         source=_source(_get_extra(data, "source", list, where, []), where),
         also_at=_lines(_get_extra(data, "also_used_at", list, where, []), where),
+        module_path=_module_path(data, where),
+        first_audited=_get_extra(data, "first_audited", _OPT_STR, where, None),
     )
+
+
+def _module_path(data: Mapping[str, Any], where: str) -> str:
+    """`module_path` as a Finding keeps it: "" when it is the same as `path`."""
+    module_path: str = _get_extra(data, "module_path", str, where, "")
+    return "" if module_path == data.get("path") else module_path
 
 
 def _lines(values: list[Any], where: str) -> tuple[int, ...]:

@@ -33,7 +33,7 @@ def render(report: Report, *, color: bool = False) -> str:
         f"## drift-audit\n\n{markdown_text(provider_line(report), starts_block=True)}",
         _headline(report),
     ]
-    if report.findings:
+    if report.findings or report.hidden:
         blocks.append(_counts_table(report))
     new = [f for f in report.findings if f.status is Status.NEW]
     if new:
@@ -46,9 +46,9 @@ def render(report: Report, *, color: bool = False) -> str:
 
 def _headline(report: Report) -> str:
     files = plural(report.stats.files_scanned, "file")
-    if not report.findings:
+    if not report.findings and not report.hidden:
         return f"**No drift found** in {files}."
-    t = tally(report.findings)
+    t = tally(report.findings, report.hidden)
     return (
         f"**{t.new} new** ({plural(t.new_error, 'error')}, {plural(t.new_warning, 'warning')}, "
         f"{t.new_info} info), {t.preexisting} preexisting, {t.baselined} baselined, "
@@ -60,7 +60,7 @@ def _counts_table(report: Report) -> str:
     header = ["Kind", "Severity", *(s.value.capitalize() for s in STATUS_COLUMNS)]
     rows = [
         [f"`{kind.slug}`", kind.severity.value, *(str(counts[s]) for s in STATUS_COLUMNS)]
-        for kind, counts in count_by_kind(report.findings).items()
+        for kind, counts in count_by_kind([*report.findings, *report.hidden]).items()
     ]
     return table(header, rows, numeric_from=2)
 

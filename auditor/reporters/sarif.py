@@ -8,6 +8,10 @@
 # so it is not drift); baselined and suppressed ones keep their level and carry `suppressions`
 # (external: the baseline file; inSource: a `# drift-audit: ignore` comment), which SARIF
 # viewers hide by default. No timestamps or invocations: the output is deterministic.
+# Each rule embeds its kind's documentation (`help.text`, `help.markdown`, from the shipped
+# kinds.md); `helpUri` and the driver's `informationUri` appear only when drift-audit's own
+# `[project.urls]` names a page (kinddocs), so a report never links to a page that is not there.
+# Artifact URIs are relative to the project root (`src/acme/x.py`), as code scanning expects.
 """SARIF 2.1.0 reporter."""
 
 from __future__ import annotations
@@ -15,10 +19,11 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from auditor import kinddocs
 from auditor.escape import json_text, sarif_uri
-from auditor.kinds import Kind, Severity, docs_anchor
+from auditor.kinds import Kind, Severity
 from auditor.model import Status
-from auditor.reporters.common import INFORMATION_URI, TOOL_NAME, tool_version
+from auditor.reporters.common import TOOL_NAME, tool_version
 
 if TYPE_CHECKING:
     from auditor.model import Finding, Report
@@ -51,7 +56,7 @@ def to_sarif(report: Report) -> dict[str, Any]:
     run = {
         "tool": {"driver": _driver()},
         "originalUriBaseIds": {
-            SRCROOT: {"description": {"text": "The consumer's import root."}},
+            SRCROOT: {"description": {"text": "The consumer's project root."}},
         },
         "results": [result(f) for f in report.findings],
         "columnKind": "unicodeCodePoints",  # scan/ counts columns in code points, 1-based
@@ -61,26 +66,26 @@ def to_sarif(report: Report) -> dict[str, Any]:
 
 
 def _driver() -> dict[str, Any]:
-    return {
-        "name": TOOL_NAME,
-        "version": tool_version(),
-        "informationUri": INFORMATION_URI,
-        "rules": [rule(kind) for kind in Kind],
-    }
+    driver: dict[str, Any] = {"name": TOOL_NAME, "version": tool_version()}
+    home = kinddocs.project_url("homepage", "repository", "source", "documentation")
+    if home is not None:
+        driver["informationUri"] = home
+    return driver | {"rules": [rule(kind) for kind in Kind]}
 
 
 def rule(kind: Kind) -> dict[str, Any]:
-    """The reportingDescriptor for one kind."""
-    return {
+    """The reportingDescriptor for one kind, its documentation embedded."""
+    out: dict[str, Any] = {
         "id": kind.slug,
         "name": camel_case(kind.slug),
         "shortDescription": {"text": kind.summary},
         "fullDescription": {"text": f"{kind.summary} {_CONSEQUENCE[kind.severity]}"},
-        "helpUri": docs_anchor(kind),
-        "help": {
-            "text": f"{kind.summary} What it finds, why it breaks, an example and the fix: "
-            f"{docs_anchor(kind)}"
-        },
+    }
+    url = kinddocs.docs_url(kind)
+    if url is not None:
+        out["helpUri"] = url
+    return out | {
+        "help": {"text": kinddocs.plain(kind), "markdown": kinddocs.markdown(kind)},
         "defaultConfiguration": {"level": LEVELS[kind.severity]},
     }
 

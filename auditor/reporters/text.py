@@ -265,14 +265,18 @@ def _continued(text: str, indent: str) -> str:
 def summary_line(report: Report, pal: Palette = PLAIN) -> str:
     """One line of counts; `no drift found` when the report has no finding at all."""
     stats = report.stats
-    scanned = (
-        f"{plural(stats.files_scanned, 'file')}, {plural(stats.call_sites, 'call site')}, "
-        f"in {stats.seconds:.2f}s"
+    scanned = ", ".join(
+        [
+            plural(stats.files_scanned, "file"),
+            plural(stats.call_sites, "call site"),
+            *modules_read(report),
+            f"in {stats.seconds:.2f}s",
+        ]
     )
     fixed = f", {len(report.fixed)} fixed" if report.fixed else ""
-    if not report.findings:
+    if not report.findings and not report.hidden:
         return f"{pal.green}{pal.bold}no drift found{pal.reset}{fixed} ({scanned})"
-    t = tally(report.findings)
+    t = tally(report.findings, report.hidden)
     new = (
         f"{plural(t.new_error, 'new error')}, {plural(t.new_warning, 'new warning')}, "
         f"{t.new_info} new info"
@@ -280,3 +284,15 @@ def summary_line(report: Report, pal: Palette = PLAIN) -> str:
     colour = pal.red if t.new_error else pal.yellow if t.new_warning else pal.blue
     others = f"{t.preexisting} preexisting, {t.baselined} baselined, {t.suppressed} suppressed"
     return f"{colour}{pal.bold}{new}{pal.reset}, {others}{fixed} ({scanned})"
+
+
+def modules_read(report: Report) -> list[str]:
+    """How the provider was read: modules parsed, and those the cache's memo answered."""
+    parsed, cached = report.stats.provider_modules_loaded, report.stats.provider_modules_cached
+    if not parsed and not cached:
+        return []
+    if not cached:
+        return [f"{plural(parsed, 'provider module')} parsed"]
+    if not parsed:
+        return [f"{plural(cached, 'provider module')} answered from the cache"]
+    return [f"{plural(parsed, 'provider module')} parsed, {cached} answered from the cache"]

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from unittest.mock import ANY
 
 import pytest
 from click.testing import CliRunner, Result
@@ -21,7 +22,7 @@ from auditor.cli import cli, use_color
 from auditor.errors import AuditError, BadSpecError
 from auditor.kinds import Kind
 from auditor.model import ConsumerInfo, Finding, Location, ProviderInfo, Report, Stats, Status
-from auditor.reporters import json_report
+from auditor.reporters import baseline_file, json_report
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -128,6 +129,7 @@ def test_cli_exit_status_follows_fail_on_for_new_findings(
 
 
 def test_cli_passes_every_option_to_audit(project: Path, fake: Callable[..., FakeAudit]) -> None:
+    (project / "b.json").write_text("{}", encoding="utf-8")
     audit = fake(report())
     result = invoke(
         "widget", "--against", "acme==0.2", "--against", "acme==0.3", "--baseline", "acme==0.1",
@@ -147,6 +149,11 @@ def test_cli_passes_every_option_to_audit(project: Path, fake: Callable[..., Fak
                 "pre": True,
                 "baseline_file": "b.json",
                 "baseline_file_root": None,
+                "project_root": None,
+                "select": None,
+                "ignore": (),
+                "severity": {},
+                "progress": ANY,
             },
         )
     ]
@@ -291,7 +298,7 @@ def test_cli_output_into_a_missing_folder_is_an_error(
     assert "drift-audit: hint:" in result.stderr
 
 
-def test_cli_write_baseline_writes_the_json_report_too(
+def test_cli_write_baseline_writes_the_fingerprints(
     project: Path, fake: Callable[..., FakeAudit]
 ) -> None:
     rep = report(NEW_ERROR, OLD_ERROR)
@@ -299,7 +306,8 @@ def test_cli_write_baseline_writes_the_json_report_too(
     result = invoke("--against", "acme==0.2", "--write-baseline", "base.json", "--fail-on", "never")
     assert result.exit_code == 0
     assert "widget/core.py:3:5: unexpected-keyword" in result.stdout
-    assert json_report.load_report(project / "base.json").findings == rep.findings
+    recorded = baseline_file.load(project / "base.json")
+    assert {f.fingerprint for f in recorded} == {f.fingerprint for f in rep.findings}
 
 
 def test_cli_text_report_goes_to_stdout(project: Path, fake: Callable[..., FakeAudit]) -> None:
@@ -324,6 +332,10 @@ def test_cli_text_report_goes_to_stdout(project: Path, fake: Callable[..., FakeA
         (("--color",), {"NO_COLOR": "1"}, True),
         (("--no-color",), {"FORCE_COLOR": "1"}, False),
         (("--color", "--format", "json"), {}, False),
+        (("--color", "always"), {"TERM": "dumb"}, True),
+        (("--color=never",), {"FORCE_COLOR": "1"}, False),
+        (("--color", "auto"), {"FORCE_COLOR": "1"}, True),
+        ((), {"FORCE_COLOR": "0"}, False),
     ],
 )
 def test_cli_colour_rules(
@@ -343,6 +355,10 @@ def test_cli_colour_decision_on_a_terminal() -> None:
     assert not use_color(None, fmt="text", to_file=True, env={}, isatty=True)
     assert not use_color(None, fmt="text", to_file=False, env={"NO_COLOR": "1"}, isatty=True)
     assert not use_color(None, fmt="sarif", to_file=False, env={}, isatty=True)
+    assert not use_color("auto", fmt="text", to_file=False, env={"TERM": "dumb"}, isatty=True)
+    assert not use_color("auto", fmt="text", to_file=False, env={"FORCE_COLOR": "0"}, isatty=True)
+    assert use_color("auto", fmt="text", to_file=False, env={"FORCE_COLOR": "1"}, isatty=False)
+    assert use_color("always", fmt="text", to_file=True, env={"NO_COLOR": "1"}, isatty=False)
 
 
 # --------------------------------------------------------------------------- logging
@@ -377,6 +393,7 @@ def test_cli_settings_from_pyproject_fill_defaults(
         'format = "json"\nexclude = ["tests/**"]\nbaseline-file = "b.json"\n',
         encoding="utf-8",
     )
+    (project / "b.json").write_text("{}", encoding="utf-8")
     audit = fake(report(NEW_WARNING))
     result = invoke()
     assert result.exit_code == 1
@@ -432,7 +449,7 @@ def test_cli_unknown_settings_key_is_an_error_naming_it(
         f"drift-audit: error: unknown key 'fail_on' in [tool.drift-audit] of "
         f"{Path('pyproject.toml')}",
         "drift-audit: hint: did you mean 'fail-on'? valid keys: against, baseline, fail-on, "
-        "format, output, exclude, baseline-file",
+        "format, output, exclude, baseline-file, select, ignore, severity",
     ]
     assert audit.calls == []
 
@@ -488,9 +505,11 @@ def test_cli_version(project: Path) -> None:
 def test_cli_help_has_examples_kept_as_written(project: Path) -> None:
     result = invoke("--help")
     assert result.exit_code == 0
-    assert "  Examples:\n    drift-audit speculators --against vllm==0.17\n" in result.stdout
+    assert (
+        "  Examples:\n    drift-audit speculators==0.3.0 --against vllm==0.17.0\n" in result.stdout
+    )
     assert "--list-kinds" in result.stdout
-    assert "--format [text|json|sarif|github|markdown|html]" in result.stdout
+    assert "--format [text|json|sarif|github|markdown|html|gitlab]" in result.stdout
 
 
 def test_cli_runs_as_python_dash_m_auditor() -> None:

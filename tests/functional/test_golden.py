@@ -18,7 +18,14 @@ from auditor.reporters import REPORTERS
 CASES = Path(__file__).resolve().parent.parent / "cases"
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASE = "differential"
-FORMATS = {"json": "json", "sarif": "sarif", "text": "txt", "markdown": "md", "github": "github"}
+FORMATS = {
+    "json": "json",
+    "sarif": "sarif",
+    "text": "txt",
+    "markdown": "md",
+    "github": "github",
+    "gitlab": "gitlab",
+}
 
 
 def _masked(text: str, case: Path) -> str:

@@ -230,7 +230,7 @@ def test_each_card_shows_code_signatures_chain_and_first_release(
         if finding["status"] == "preexisting":
             assert "already broken in the baseline 0.1" in card["text"]
         elif finding["first_broken"]:
-            assert f"since acme {finding['first_broken']}" in card["text"]
+            assert f"broken in acme {finding['first_broken']}" in card["text"]
         for chain in finding["reached_from"]:
             assert chain[0] in card["text"]
 

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from auditor import kinddocs
 from auditor.errors import AuditError
-from auditor.kinds import Kind, docs_anchor
+from auditor.kinds import Kind
 from auditor.model import ConsumerInfo, Finding, Location, ProviderInfo, Report, Stats, Status
 from auditor.reporters import REPORTERS, github, json_report, markdown, sarif, text
 
@@ -110,7 +111,7 @@ EMPTY = Report(
 
 
 def test_registry_offers_every_format_by_name() -> None:
-    assert list(REPORTERS) == ["text", "json", "sarif", "github", "markdown", "html"]
+    assert list(REPORTERS) == ["text", "json", "sarif", "github", "markdown", "html", "gitlab"]
     for name, render in REPORTERS.items():
         assert isinstance(render(REPORT, color=False), str), name
 
@@ -148,7 +149,7 @@ def test_text_finding_shows_location_slug_message_source_caret_and_details() -> 
     assert block.splitlines() == [
         f"{GEN}:120:13: unexpected-keyword vllm.v1.core.kv_cache_utils."
         "get_kv_cache_config_from_groups() no longer accepts keyword 'kv_cache_specs'"
-        " (since 0.16.0)",
+        "; broken in 0.16.0",
         "    120 |             kv_cache_specs=specs,",
         "        |             ^^^^^^^^^^^^^^",
         "    baseline: (vllm_config, kv_cache_groups, kv_cache_specs, available_memory)",
@@ -168,8 +169,8 @@ def test_text_caret_keeps_tabs_and_runs_to_line_end_for_multiline_spans() -> Non
 def test_text_marks_status_when_not_new_and_indents_multiline_suggestions() -> None:
     out = text.render(REPORT)
     assert "speculators/models/eagle3.py:40:1: positional-shift " in out
-    assert "(since 0.17.0) [preexisting]\n" in out
-    assert "is deprecated (since 0.17.0) [suppressed]\n" in out
+    assert "; broken in 0.17.0 [preexisting]\n" in out
+    assert "is deprecated; broken in 0.17.0 [suppressed]\n" in out
     assert "[baselined]\n    suggestion: 100% sure:\n      second line\n      third\n" in out
     info_line = next(line for line in out.splitlines() if ":9:1: changed-default" in line)
     assert not info_line.endswith("]")
@@ -179,7 +180,7 @@ def test_text_summary_counts_new_by_severity_and_other_statuses() -> None:
     last = text.render(REPORT).splitlines()[-1]
     assert last == (
         "2 new errors, 0 new warnings, 1 new info, 1 preexisting, 1 baselined, 1 suppressed "
-        "(42 files, 317 call sites, in 0.42s)"
+        "(42 files, 317 call sites, 12 provider modules parsed, in 0.42s)"
     )
 
 
@@ -220,14 +221,17 @@ def test_json_report_has_every_schema_field_in_a_stable_order() -> None:
         "files_scanned",
         "call_sites",
         "provider_modules_loaded",
+        "provider_modules_cached",
         "bytes_fetched",
         "requests",
         "seconds",
     ]
     first = data["findings"][0]
     assert list(first) == [
-        "fingerprint", "kind", "severity", "message", "path", "line", "column", "end_line",
-        "end_column", "symbol", "parameter", "broken_in", "first_broken", "baseline_signature",
+        "fingerprint", "kind", "severity", "message", "path", "module_path", "line", "column",
+        "end_line",
+        "end_column", "symbol", "parameter", "broken_in", "first_broken", "first_audited",
+        "baseline_signature",
         "target_signature", "reached_from", "suggestion", "status", "scope", "source",
     ]  # fmt: skip
     assert first["kind"] == "unexpected-keyword"
@@ -338,12 +342,24 @@ def test_sarif_rules_are_the_whole_catalogue() -> None:
     keyword = by_id["unexpected-keyword"]
     assert keyword["name"] == "UnexpectedKeyword"
     assert keyword["shortDescription"]["text"] == Kind.UNEXPECTED_KEYWORD.summary
-    assert keyword["helpUri"] == docs_anchor(Kind.UNEXPECTED_KEYWORD)
+    assert "helpUri" not in keyword  # no [project.urls] Documentation: no link, the text
+    assert keyword["help"]["markdown"].startswith("## unexpected-keyword\n")
+    assert "informationUri" not in driver
     assert keyword["defaultConfiguration"]["level"] == "error"
     assert by_id["positional-shift"]["defaultConfiguration"]["level"] == "warning"
     assert by_id["unresolved"]["defaultConfiguration"]["level"] == "note"
     assert driver["name"] == "drift-audit"
-    assert driver["informationUri"].startswith("https://")
+
+
+def test_sarif_links_only_to_the_project_urls_the_package_declares(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    urls = {"homepage": "https://example.org/fork", "documentation": "https://example.org/k"}
+    monkeypatch.setattr(kinddocs, "project_urls", lambda: urls)
+    driver = json.loads(sarif.render(EMPTY))["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://example.org/fork"
+    by_id = {r["id"]: r for r in driver["rules"]}
+    assert by_id["deprecated"]["helpUri"] == "https://example.org/k#deprecated"
 
 
 def test_sarif_results_point_at_rules_and_locations() -> None:
@@ -465,7 +481,7 @@ def test_markdown_without_findings_says_so() -> None:
 
 
 def _docs_sections() -> dict[str, str]:
-    text_ = (REPO_ROOT / "docs" / "kinds.md").read_text(encoding="utf-8")
+    text_ = (REPO_ROOT / "auditor" / "kinds.md").read_text(encoding="utf-8")
     parts = re.split(r"^## (\S+)\n", text_, flags=re.MULTILINE)
     return dict(zip(parts[1::2], parts[2::2], strict=True))
 
@@ -473,7 +489,7 @@ def _docs_sections() -> dict[str, str]:
 @pytest.mark.parametrize("kind", list(Kind), ids=lambda k: k.slug)
 def test_every_kind_has_a_docs_section_and_a_sarif_rule_for_reporting(kind: Kind) -> None:
     section = _docs_sections().get(kind.slug)
-    assert section is not None, f"docs/kinds.md has no section '## {kind.slug}'"
+    assert section is not None, f"auditor/kinds.md has no section '## {kind.slug}'"
     for heading in ("What it finds", "Why it breaks at run time", "Example", "Fix"):
         assert f"### {heading}\n" in section, f"{kind.slug}: missing '{heading}'"
     assert f"Severity: {kind.severity.value}." in section
@@ -481,4 +497,8 @@ def test_every_kind_has_a_docs_section_and_a_sarif_rule_for_reporting(kind: Kind
         r["id"] for r in json.loads(sarif.render(EMPTY))["runs"][0]["tool"]["driver"]["rules"]
     ]
     assert kind.slug in rule_ids
-    assert docs_anchor(kind).endswith(f"#{kind.slug}")
+    rules = json.loads(sarif.render(EMPTY))["runs"][0]["tool"]["driver"]["rules"]
+    help_ = next(r["help"] for r in rules if r["id"] == kind.slug)
+    assert help_["markdown"].startswith(f"## {kind.slug}\n")
+    assert "What it finds" in help_["text"] and "```" not in help_["text"]
+    assert kinddocs.markdown(kind) == help_["markdown"]

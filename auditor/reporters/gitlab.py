@@ -1,0 +1,94 @@
+# Maintainers: a GitLab Code Quality report (the `codequality` artifact of a CI job), which the
+# merge request widget and changes view show.
+#
+# Owns: the document shape, GitLab's subset of the Code Climate issue format: a JSON array with
+# one object per finding, exactly the keys `description`, `check_name` (the kind's slug),
+# `fingerprint`, `severity` and `location: {path, lines: {begin}}`, in report order.
+# Severity: error -> critical, warning -> major, info -> info (GitLab's scale is info, minor,
+# major, critical, blocker). `path` is the finding's location.path as every reporter shows it.
+# GitLab has no notion of a suppressed or accepted issue, so baselined and suppressed
+# findings cannot be expressed in this format and are left out (as the markdown reporter only
+# counts them); new and preexisting ones are issues, a preexisting one says so in its
+# description. That is the format's limit, not a filter: the report itself is not changed.
+# Fingerprints: GitLab keys an issue by its fingerprint (it diffs the target branch's report
+# against the merge request's by it, and shows one issue per fingerprint), so each entry
+# must have its own. A finding keeps Finding.fingerprint (the JSON and SARIF one, stable when
+# lines move) when no other finding in the document has it; every finding that shares it
+# gets sha256(fingerprint, line, column) instead, truncated to 32 hex digits like ours, and,
+# should two of those still collide (same fingerprint at the same position), the occurrence
+# number in report order is hashed in too. Deterministic: same report, same fingerprints.
+# Strings go through json.dumps and escape.json_text, as in json_report.py.
+"""GitLab Code Quality reporter: a JSON array of Code Climate issues."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from auditor.escape import json_text
+from auditor.kinds import Severity
+from auditor.model import Status
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from auditor.model import Finding, Report
+
+NAME = "gitlab"
+
+SEVERITIES = {Severity.ERROR: "critical", Severity.WARNING: "major", Severity.INFO: "info"}
+SHOWN = frozenset({Status.NEW, Status.PREEXISTING})  # GitLab cannot express the others
+FINGERPRINT_CHARS = 32  # as Finding.fingerprint
+
+
+def render(report: Report, *, color: bool = False) -> str:
+    """The Code Quality report as a JSON array, with a trailing newline ("[]" when empty)."""
+    shown = [f for f in report.findings if f.status in SHOWN]
+    issues = [issue(f, fp) for f, fp in zip(shown, fingerprints(shown), strict=True)]
+    return json_text(json.dumps(issues, indent=2, ensure_ascii=False)) + "\n"
+
+
+def issue(finding: Finding, fingerprint: str) -> dict[str, Any]:
+    """One Code Quality issue for a finding, under the given (unique) fingerprint."""
+    return {
+        "description": _description(finding),
+        "check_name": finding.kind.slug,
+        "fingerprint": fingerprint,
+        "severity": SEVERITIES[finding.severity],
+        "location": {"path": finding.location.path, "lines": {"begin": finding.location.line}},
+    }
+
+
+def _description(finding: Finding) -> str:
+    if finding.status is Status.NEW:
+        return finding.message
+    return f"{finding.message} [{finding.status.value}: broken against the baseline too]"
+
+
+def fingerprints(findings: Sequence[Finding]) -> list[str]:
+    """One fingerprint per finding, in order, no two alike (see the header for the rule)."""
+    shared = Counter(f.fingerprint for f in findings)
+    used: set[str] = set()
+    out: list[str] = []
+    for finding in findings:
+        own = finding.fingerprint
+        unique = shared[own] == 1 and own not in used
+        fingerprint = own if unique else _derived(finding, used)
+        used.add(fingerprint)
+        out.append(fingerprint)
+    return out
+
+
+def _derived(finding: Finding, used: set[str]) -> str:
+    """sha256 of the fingerprint, line and column; the occurrence number added on a tie."""
+    loc = finding.location
+    parts = [finding.fingerprint, str(loc.line), str(loc.column)]
+    occurrence = 0
+    while True:
+        text = "\x1f".join(parts if occurrence == 0 else [*parts, str(occurrence)])
+        fingerprint = hashlib.sha256(text.encode("ascii")).hexdigest()[:FINGERPRINT_CHARS]
+        if fingerprint not in used:
+            return fingerprint
+        occurrence += 1
