@@ -7,13 +7,18 @@ into a `DriftCase`, which runs the audit the way the CLI would (`DriftCase.audit
 the report against the markers, both ways (`DriftCase.compare`).
 
 Fixtures: `drift_case` (every case, one test each, ids = folder names), `all_drift_cases`,
-`make_tree`, `update_golden` (the `--update-golden` option).
+`make_tree`, `update_golden` (the `--update-golden` option), `report_validator` (the compiled
+docs/report.schema.json). And one that is always on: for the whole session every JSON report
+rendered in this process (json_report.render, so `--format json`, `--write-baseline` and the
+in-process CLI runs too) is validated against that schema; a document that does not fit fails
+the test that rendered it.
 """
 
 from __future__ import annotations
 
 import ast
 import io
+import json
 import re
 import sys
 import tokenize
@@ -22,10 +27,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+import jsonschema
 import pytest
 
 from auditor.kinds import Kind
 from auditor.model import Status
+from auditor.reporters import json_report
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -33,11 +40,12 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping
 
     from auditor.model import Finding, Report
 
 CASES_DIR = Path(__file__).parent / "cases"
+REPORT_SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "report.schema.json"
 PROVIDER = "acme"
 CONSUMER = "widget"
 BASELINE_VERSION = "0.1"
@@ -353,3 +361,31 @@ def make_tree_fixture() -> Callable[[Path, Mapping[str, str]], Path]:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture(scope="session")
+def report_validator() -> jsonschema.Draft202012Validator:
+    """docs/report.schema.json, checked as a schema and compiled once per session."""
+    schema = json.loads(REPORT_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _json_reports_follow_the_schema(
+    report_validator: jsonschema.Draft202012Validator,
+) -> Iterator[None]:
+    """Wrap json_report.render for the session: each document it returns must validate."""
+    original = json_report.render
+
+    def render(report: Report, *, color: bool = False) -> str:
+        text = original(report, color=color)
+        errors = sorted(report_validator.iter_errors(json.loads(text)), key=lambda e: e.json_path)
+        if errors:
+            shown = "\n".join(f"  {e.json_path}: {e.message[:300]}" for e in errors[:5])
+            raise AssertionError(f"the JSON report does not fit {REPORT_SCHEMA.name}:\n{shown}")
+        return text
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(json_report, "render", render)
+        yield
