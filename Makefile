@@ -29,8 +29,8 @@ demo: $(STAMP) ## run the headline audit: speculators 0.3.0 against vLLM 0.17.0
 
 .PHONY: reports
 reports: $(STAMP) ## rewrite reports/: the headline audit (vLLM 0.16.0, 0.17.0) as html, json, sarif, md
-	$(BIN)/drift-audit $(REPORTS_ARGS) --format html -o $(REPORTS).html \
-		--write-baseline $(REPORTS).json || test $$? -eq 1
+	$(BIN)/drift-audit $(REPORTS_ARGS) --format html -o $(REPORTS).html || test $$? -eq 1
+	$(BIN)/drift-audit $(REPORTS_ARGS) --offline --format json -o $(REPORTS).json || test $$? -eq 1
 	$(BIN)/drift-audit $(REPORTS_ARGS) --offline --format sarif -o $(REPORTS).sarif || test $$? -eq 1
 	$(BIN)/drift-audit $(REPORTS_ARGS) --offline --format markdown -o $(REPORTS).md || test $$? -eq 1
 	@if command -v chromium >/dev/null 2>&1; then \
