@@ -14,10 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from auditor.behaviour import changed_defaults, changed_return
 from auditor.kinds import Kind
 from auditor.model import Action, CallShape, Lookup, ParamKind, Resolution, SymbolKind
 
 if TYPE_CHECKING:
+    from auditor.kinds import Severity
     from auditor.model import Signature, Site, Symbol
 
 POSITIONAL = (ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL_OR_KEYWORD)
@@ -31,6 +33,7 @@ class Problem:
     kind: Kind
     parameter: str | None = None
     suggestion: str | None = None
+    level: Severity | None = None  # when this problem's severity is not its kind's
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,8 +297,18 @@ def compare(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem
         problems += [mismatch] if mismatch else []
     elif site.call is not None and not before.problems:
         shift = positional_shift(site.call, before.callee, after.callee)
-        problems += [shift] if shift else []
+        problems += [shift] if shift else [*behavioural(site, before.callee, after.callee)]
     return tuple(problems)
+
+
+def behavioural(site: Site, before: Signature, after: Signature) -> list[Problem]:
+    """A call that binds in both releases, whose left-out defaults or relied-on return
+    changed (behaviour.py): reasons to look, info or warning."""
+    assert site.call is not None
+    changes = changed_defaults(site.call, before, after)
+    returned = changed_return(site.result_use, before, after)
+    changes += [returned] if returned is not None else []
+    return [Problem(c.kind, c.parameter, c.detail, c.severity) for c in changes]
 
 
 def _reconstructed(verdict: Verdict) -> bool:

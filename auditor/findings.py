@@ -391,6 +391,7 @@ def _finding(check: SiteCheck, problem: Problem, versions: tuple[str, ...]) -> F
         suggestion=_bounded_or_none(problem.suggestion, MAX_TEXT_CHARS),
         status=status,
         first_audited=check.targets[0][0] if check.targets else None,
+        level=problem.level,
     )
 
 

@@ -84,14 +84,15 @@ class Kind(Enum):
     CHANGED_DEFAULT = KindSpec(
         "changed-default",
         Severity.INFO,
-        "{symbol}(): the default of {parameter!r} changed",
+        "{symbol}(): the default of {parameter!r}, which the call leaves out, changed",
         "A parameter the call leaves to its default now has a different default.",
     )
     CHANGED_RETURN = KindSpec(
         "changed-return",
         Severity.INFO,
-        "{symbol}() returns a different type",
-        "The annotated return type of a callee changed.",
+        "{symbol}() now returns a different type than the call relies on",
+        "The declared return of a callee whose result the call subscripts, iterates, "
+        "unpacks or measures changed.",
     )
     UNRESOLVED = KindSpec(
         "unresolved",

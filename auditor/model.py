@@ -78,6 +78,7 @@ class Site:
     via: str | None = None  # calls/attributes: the provider path the root name is bound to
     override: Signature | None = None  # OVERRIDE sites: the consumer method's own signature
     store: bool = False  # ATTRIBUTE sites that assign (`x.a = 1`): a new attribute is no break
+    result_use: tuple[str, ...] = ()  # CALL sites: how the result is relied on (scan/results.py)
 
 
 @dataclass(frozen=True, slots=True)

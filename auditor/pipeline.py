@@ -281,7 +281,7 @@ def _chosen(
         return report
     rows = report.matrix if len(report.matrix) == len(report.findings) else ()
     kept = [
-        (replace(f, level=severity.get(f.kind)), rows[i] if rows else None)
+        (replace(f, level=severity.get(f.kind, f.level)), rows[i] if rows else None)
         for i, f in enumerate(report.findings)
         if f.kind in wanted
     ]

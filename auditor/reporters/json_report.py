@@ -3,10 +3,12 @@
 # Owns: the exact key order of the document and of each finding, and reading a document back
 # into a Report (`load_report`), which is also how a baseline file is read: a baseline is just
 # a previous report. Takes a Report; gives a string, or a Report from text or a file.
-# `severity`, `message`, `first_broken` and `fingerprint` are derived from a Finding's facts:
-# they are written for readers and ignored on load. `scope` and `source` are extra fields
-# (not in DESIGN's list) that the fingerprint and the text reporter need; `also_used_at`
-# (optional) lists the lines of the same file that use a name an import finding reports gone.
+# `message`, `first_broken` and `fingerprint` are derived from a Finding's facts: they are
+# written for readers and ignored on load; `severity` is read back when it is not the kind's
+# (a warning-level changed-default, a [tool.drift-audit.severity] override). `scope` and
+# `source` are extra fields (not in DESIGN's list) that the fingerprint and the text reporter
+# need; `also_used_at` (optional) lists the lines of the same file that use a name an import
+# finding reports gone.
 # A report made by audit() (one with `providers`) also has the top-level keys `providers`
 # (every provider; `provider` stays the first, for readers of the original shape), `matrix`
 # (the drift timeline: one column per provider release, one row per finding, in order),
@@ -24,7 +26,7 @@ from auditor.errors import AuditError
 from auditor.escape import json_text
 from auditor.files import read_file
 from auditor.findings import timeline
-from auditor.kinds import Kind
+from auditor.kinds import Kind, Severity
 from auditor.model import ConsumerInfo, Finding, Location, ProviderInfo, Report, Stats, Status
 from auditor.reporters.common import TOOL_NAME, tool_version
 
@@ -337,7 +339,18 @@ def _finding(value: object, where: str) -> Finding:
         also_at=_lines(_get_extra(data, "also_used_at", list, where, []), where),
         module_path=_module_path(data, where),
         first_audited=_get_extra(data, "first_audited", _OPT_STR, where, None),
+        level=_level(data, where),
     )
+
+
+def _level(data: Mapping[str, Any], where: str) -> Severity | None:
+    """The finding's severity when it is not its kind's (a per-finding or configured one)."""
+    kind = Kind.from_slug(_get(data, "kind", str, where))
+    try:
+        severity = Severity(_get_extra(data, "severity", str, where, kind.severity.value))
+    except ValueError as exc:
+        raise AuditError(f"{where}: unknown severity", hint=_NEWER_HINT) from exc
+    return None if severity is kind.severity else severity
 
 
 def _module_path(data: Mapping[str, Any], where: str) -> str:

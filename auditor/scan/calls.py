@@ -159,6 +159,7 @@ def _site(
         alternatives=tuple(provider[1:]),
         via=next((p for p in binding.paths if resolver.is_provider(p)), None),
         store=use.kind is UseKind.STORE,
+        result_use=facts.result_use(node) if call is not None else (),
     )
 
 

@@ -169,7 +169,12 @@ class FileFacts:
     handled: list[Handled] = field(default_factory=list)
     gates: list[VersionGate] = field(default_factory=list)
     spread_keys: dict[int, tuple[str, ...]] = field(default_factory=dict)  # id(call) -> keys
+    results: dict[int, tuple[str, ...]] = field(default_factory=dict)  # id(call) -> uses
 
     def spreads(self, node: ast.AST) -> tuple[str, ...]:
         """The keys a call's `**d` certainly carries (scan/spreads.py)."""
         return self.spread_keys.get(id(node), ())
+
+    def result_use(self, node: ast.AST) -> tuple[str, ...]:
+        """How the code relies on a call's result (scan/results.py)."""
+        return self.results.get(id(node), ())

@@ -91,6 +91,7 @@ def _site(facts: FileFacts, use: Use, value: Value, asked: bool) -> Site | None:
         guarded=use.guarded or value.guarded,
         via=_via(value.path),
         store=use.kind is UseKind.STORE,
+        result_use=facts.result_use(node) if shape is not None else (),
     )
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from auditor.model import Definition, Edge, Handled, VersionGate
 from auditor.provider import forwards
-from auditor.scan import guards, spreads
+from auditor.scan import guards, results, spreads
 from auditor.scan.calls import call_chain, call_shape, dotted_chain, super_call
 from auditor.scan.facts import (
     AttrStore,
@@ -63,6 +63,7 @@ class Walker:
         self.assigned: set[str] = set()  # module-level names assigned (a flag: only once)
 
     def run(self, tree: ast.Module) -> FileFacts:
+        self.facts.results.update(results.result_uses(tree))
         self._body(tree.body)
         self.facts.import_sites = self.imports.finish()
         return self.facts
@@ -183,6 +184,7 @@ class Walker:
         )
         self.facts.functions.append(function)
         self.facts.spread_keys.update(spreads.spread_keys(node))
+        self.facts.results.update(results.result_uses(node))
         scope = self._child_scope("function", path)
         self._bind_parameters(scope, node.args)
         if self.scope.kind == "class" and self.klass is not None:

@@ -1,0 +1,85 @@
+# Maintainers: how the consumer uses what a call returns.
+#
+# Owns: reading one body (a function's, or a module's top level) for the calls whose result
+# the code relies on for its shape: subscripted (`f()[0]`), iterated (`for x in f()`, a
+# comprehension, `*f()`), unpacked (`a, b = f()`) or measured (`len(f())`), directly or
+# through a local bound once to the call (`r = f()` then `r[0]`). A result only passed on,
+# returned, compared or ignored relies on nothing: no entry. Attributes read on a result are
+# not recorded here: `f().attr` is a site of its own, resolved through the return annotation.
+# Takes: a FunctionDef or Module. Gives: {id(call node): uses}, uses sorted. Pure AST work;
+# bind.changed_return decides whether a changed return annotation matters for those uses.
+from __future__ import annotations
+
+import ast
+
+SUBSCRIPTED = "subscripted"
+ITERATED = "iterated"
+UNPACKED = "unpacked"
+MEASURED = "passed to len()"
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def result_uses(owner: ast.AST) -> dict[int, tuple[str, ...]]:
+    """Call node id -> how its result is used, for calls whose result the body relies on."""
+    parents: dict[int, ast.AST] = {}
+    calls: list[ast.Call] = []
+    stores: dict[str, list[ast.AST]] = {}
+    loads: dict[str, list[ast.Name]] = {}
+    stack: list[ast.AST] = list(getattr(owner, "body", []))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, SCOPES):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                stores.setdefault(node.name, []).append(node)
+            continue  # their own bodies are read on their own
+        if isinstance(node, ast.Call):
+            calls.append(node)
+        elif isinstance(node, ast.Name):
+            target = loads if isinstance(node.ctx, ast.Load) else stores
+            target.setdefault(node.id, []).append(node)
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+            stack.append(child)
+    out: dict[int, tuple[str, ...]] = {}
+    for call in calls:
+        uses = set(_direct(call, parents))
+        name = _bound_once(call, parents, stores)
+        if name is not None:
+            for load in loads.get(name, ()):
+                uses.update(_direct(load, parents))
+        if uses:
+            out[id(call)] = tuple(sorted(uses))
+    return out
+
+
+def _direct(node: ast.expr, parents: dict[int, ast.AST]) -> list[str]:
+    """How the expression `node`'s value is used by the node right around it."""
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        return [SUBSCRIPTED]
+    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
+        return [ITERATED]
+    if isinstance(parent, ast.Starred) and parent.value is node:
+        return [ITERATED]
+    if isinstance(parent, ast.Call) and node in parent.args and _is_len(parent):
+        return [MEASURED]
+    if not isinstance(parent, ast.Assign) or parent.value is not node:
+        return []
+    return [UNPACKED] if any(isinstance(t, (ast.Tuple, ast.List)) for t in parent.targets) else []
+
+
+def _is_len(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Name) and call.func.id == "len" and len(call.args) == 1
+
+
+def _bound_once(
+    call: ast.Call, parents: dict[int, ast.AST], stores: dict[str, list[ast.AST]]
+) -> str | None:
+    """`r = f()` where `r` is bound nowhere else in the body: the name, else None."""
+    parent = parents.get(id(call))
+    if not isinstance(parent, ast.Assign) or parent.value is not call or len(parent.targets) != 1:
+        return None
+    target = parent.targets[0]
+    if not isinstance(target, ast.Name) or len(stores.get(target.id, ())) != 1:
+        return None
+    return target.id
