@@ -84,7 +84,7 @@ class Kind(Enum):
     CHANGED_DEFAULT = KindSpec(
         "changed-default",
         Severity.INFO,
-        "{symbol}(): the default of {parameter!r}, which the call leaves out, changed",
+        "{symbol}(): the call leaves out {parameter!r}, whose default is another value",
         "A parameter the call leaves to its default now has a different default.",
     )
     CHANGED_RETURN = KindSpec(

@@ -357,11 +357,12 @@ class Finding:
         first = self.first_broken
         if first is None or self.kind.slug in ("unresolved", "unparsable"):
             return self.reason
+        verb = "changed" if self.kind.slug in ("changed-default", "changed-return") else "broken"
         if self.first_audited is None:
-            return f"{self.reason}; broken in {first}"
+            return f"{self.reason}; {verb} in {first}"
         if first == self.first_audited:
-            return f"{self.reason}; broken in {first} (first audited)"
-        return f"{self.reason}; first broken in {first}"
+            return f"{self.reason}; {verb} in {first} (first audited)"
+        return f"{self.reason}; first {verb} in {first}"
 
     @property
     def fingerprint(self) -> str:
