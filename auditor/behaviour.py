@@ -206,7 +206,7 @@ def changed_defaults(shape: CallShape, before: Signature, after: Signature) -> l
         if old is None or old.default is None or param.default is None:
             continue  # new in the target, or required before: not a changed default
         was, now = _value(old.default), _value(param.default)
-        if was is _UNKNOWN or now is _UNKNOWN or _same(was, now) or _marker(was, now):
+        if was is _UNKNOWN or now is _UNKNOWN or same_value(was, now) or _marker(was, now):
             continue
         flipped = isinstance(was, bool) and isinstance(now, bool)
         flipped = flipped and normalised(param.annotation or "bool") in ("bool", "None | bool")
@@ -255,6 +255,6 @@ def _marker(was: object, now: object) -> bool:
     return now is None or type(now) is not type(was)
 
 
-def _same(a: object, b: object) -> bool:
+def same_value(a: object, b: object) -> bool:
     """Equal as values of the same type (`1` and `True`, `1` and `1.0` differ)."""
     return type(a) is type(b) and repr(a) == repr(b)

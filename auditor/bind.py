@@ -11,12 +11,12 @@ data. No I/O, no griffe: every rule here is testable with literals.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from auditor.behaviour import changed_defaults, changed_return
 from auditor.kinds import Kind
-from auditor.model import Action, CallShape, Lookup, ParamKind, Resolution, SymbolKind
+from auditor.model import Action, CallShape, FixHint, Lookup, ParamKind, Resolution, SymbolKind
 
 if TYPE_CHECKING:
     from auditor.kinds import Severity
@@ -34,6 +34,7 @@ class Problem:
     parameter: str | None = None
     suggestion: str | None = None
     level: Severity | None = None  # when this problem's severity is not its kind's
+    hint: FixHint | None = None  # a mechanical repair, when one is known (fixes.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +146,7 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
             return Verdict(resolution)  # a method of the consumer's own, not an override
         if site.store and site.action is Action.ATTRIBUTE:
             return Verdict(resolution)  # assigning a new attribute is no error
-        return Verdict(resolution, (Problem(Kind.REMOVED_SYMBOL, None, _moved(resolver, site)),))
+        return Verdict(resolution, (_removed(resolver, site),))
     symbol = resolution.symbol
     if symbol is None or symbol.signature is None:
         return Verdict(resolution)
@@ -210,10 +211,24 @@ def _gone_before_the_call(target: str, missing: str | None) -> bool:
     return head == missing or head.startswith(missing + ".")
 
 
-def _moved(resolver: Resolver, site: Site) -> str | None:
+def _removed(resolver: Resolver, site: Site) -> Problem:
+    """removed-symbol, with where a definition of that name lives now when one is known; for a
+    `from m import name`, a move-import hint carrying that definition's kind and signature
+    (compare() makes it safe when they are the baseline's)."""
     moved = getattr(resolver, "moved", None)
     found = moved(site.target) if moved is not None else None
-    return f"a definition of that name now lives in {found}" if found else None
+    if not found or resolver.resolve(found).status is not Lookup.FOUND:
+        return Problem(Kind.REMOVED_SYMBOL)
+    suggestion = f"a definition of that name now lives in {found}"
+    hint = None
+    module, _, name = found.rpartition(".")
+    from_import = site.action is Action.IMPORT and not site.module_only
+    if from_import and name == site.target.rpartition(".")[2]:
+        there = resolver.resolve(found).symbol
+        if there is not None:
+            shape = f"{there.kind.value}|{there.signature}"
+            hint = FixHint("move-import", False, site.target.rpartition(".")[0], module, why=shape)
+    return Problem(Kind.REMOVED_SYMBOL, None, suggestion, hint=hint)
 
 
 def _lookup_path(site: Site) -> str:
@@ -281,6 +296,11 @@ def rename_suggestion(keyword: str, before: Signature, after: Signature) -> str 
 
 
 def compare(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem, ...]:
+    """The problems of `after`, each with its mechanical repair when one is known."""
+    return tuple(_hinted(site, p, before, after) for p in _compared(site, before, after))
+
+
+def _compared(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem, ...]:
     """The problems of `after`, with suggestions, plus those only a comparison can see:
     deprecations new in the target, positional shifts and override mismatches."""
     problems = [_suggest(p, before, after) for p in after.problems]
@@ -341,6 +361,76 @@ def _deprecated_keywords(site: Site, before: Verdict | None, after: Verdict) -> 
     ]
 
 
+def _hinted(site: Site, problem: Problem, before: Verdict | None, after: Verdict) -> Problem:
+    """The problem with a mechanical repair when one is known (fixes.py makes the edit)."""
+    hint = repair(site, problem, before, after)
+    return replace(problem, hint=hint) if hint != problem.hint else problem
+
+
+def repair(site: Site, problem: Problem, before: Verdict | None, after: Verdict) -> FixHint | None:
+    """What would repair `problem` at `site`: safe when the analysis is sure it keeps the
+    call's meaning, unsafe when it is a guess or changes behaviour, None when nothing would
+    (a new required parameter gets no made-up value)."""
+    old = before.callee if before is not None else None
+    new = after.callee
+    if problem.kind is Kind.REMOVED_SYMBOL and problem.hint is not None:
+        was = before.resolution.symbol if before is not None else None
+        same = was is not None and f"{was.kind.value}|{was.signature}" == problem.hint.why
+        return replace(problem.hint, safe=True, why="") if same else None
+    if site.call is None or old is None or new is None or site.call.star_kwargs:
+        return None
+    if problem.kind is Kind.UNEXPECTED_KEYWORD and problem.parameter:
+        return _keyword_repair(problem.parameter, problem, old, new)
+    if problem.kind is Kind.DEPRECATED and problem.parameter:
+        symbol = after.resolution.symbol
+        renamed = dict(symbol.renamed) if symbol is not None else {}
+        target = renamed.get(problem.parameter)
+        if target and target not in site.call.keywords:
+            why = "the provider's own wrapper maps the old name to the new"
+            return FixHint("rename-keyword", True, problem.parameter, target, why=why)
+        return None
+    if problem.kind is Kind.TOO_MANY_POSITIONAL and not site.call.star_args:
+        return _keywordize(site.call, old, new)
+    return None
+
+
+def _keyword_repair(
+    keyword: str, problem: Problem, before: Signature, after: Signature
+) -> FixHint | None:
+    if problem.suggestion and problem.suggestion.startswith("it passes **kwargs"):
+        return None  # the keyword goes on to another callable: not this call's to change
+    guess = _rename_target(keyword, before, after)
+    if guess is not None:
+        why = "a rename guessed from the names and positions of the parameters"
+        return FixHint("rename-keyword", False, keyword, guess, why=why)
+    param = before.param(keyword)
+    default = param.default if param is not None else None
+    why = "the parameter is gone in the target"
+    return FixHint("drop-keyword", False, keyword, default=default, why=why)
+
+
+def _rename_target(keyword: str, before: Signature, after: Signature) -> str | None:
+    text = rename_suggestion(keyword, before, after)
+    return text.split("'")[1] if text else None
+
+
+def _keywordize(shape: CallShape, before: Signature, after: Signature) -> FixHint | None:
+    """Positional arguments past the target's positional capacity, passed by keyword with the
+    names they bound to at the baseline, when the target takes those names by keyword."""
+    if any(p.kind is ParamKind.VAR_POSITIONAL for p in after.params):
+        return None
+    capacity = sum(1 for p in after.params if p.kind in POSITIONAL)
+    old = [p.name for p in before.params if p.kind in POSITIONAL]
+    if shape.positional > len(old) or capacity >= shape.positional:
+        return None
+    names = tuple(old[capacity : shape.positional])
+    takes = {p.name for p in after.params if p.kind in KEYWORD_CAPABLE}
+    if not set(names) <= takes or set(names) & set(shape.keywords):
+        return None
+    why = "the target takes these parameters by keyword only"
+    return FixHint("keywordize", True, names=names, start=capacity, why=why)
+
+
 def _instead(keyword: str, new: str | None) -> str:
     if new:
         return f"{keyword!r} was renamed to {new!r}: pass {new}=... instead"
@@ -358,7 +448,7 @@ def _suggest(problem: Problem, before: Verdict | None, after: Verdict) -> Proble
         hint = f"pass {problem.parameter}=... (a required parameter{annotation})"
     else:
         hint = None
-    return Problem(problem.kind, problem.parameter, hint) if hint else problem
+    return replace(problem, suggestion=hint) if hint else problem
 
 
 def _similarity(a: str, b: str) -> float:

@@ -40,7 +40,7 @@ from auditor.reporters import REPORTERS, baseline_file, tool_version
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
-    from auditor.model import Report
+    from auditor.model import Finding, Report
     from auditor.progress import Progress
 
 PROG = "drift-audit"
@@ -120,6 +120,9 @@ class Options:
     statistics: bool = False
     exit_zero: bool = False
     show_baselined: bool = False
+    diff: bool = False
+    fix: bool = False
+    unsafe_fixes: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +231,15 @@ def _explain(ctx: click.Context, _param: click.Parameter, value: str | None) -> 
 @click.option(
     "--show-baselined", is_flag=True, help="List baselined and suppressed findings in full."
 )
+@click.option(
+    "--diff",
+    is_flag=True,
+    help="Print the fixes as a unified diff instead of the report; change nothing.",
+)
+@click.option(
+    "--fix", is_flag=True, help="Apply the safe fixes to a folder consumer, then audit again."
+)
+@click.option("--unsafe-fixes", is_flag=True, help="With --diff or --fix, also the unsafe fixes.")
 @click.option("-q", "--quiet", is_flag=True, help="Log errors only.")
 @click.option("-v", "--verbose", is_flag=True, help="Log more: releases, baselines, retries.")
 @click.option("--debug", is_flag=True, help="Log everything, with timings per stage; tracebacks.")
@@ -388,13 +400,25 @@ def _stop_network() -> None:
         fetch.abort_all()
 
 
+FIX_FORMATS = ("json", "sarif", "html")  # reports that carry each finding's fix
+
+
 def _run(opts: Options) -> int:
     # imported here so --help, --version and --list-kinds start fast (no griffe, no networkx)
+    plan = make_plan(opts, settings_for(opts.consumer, opts.config))
+    with_fixes = opts.diff or opts.fix or plan.format in FIX_FORMATS
+    report = _audit(opts, plan, fixes=with_fixes)
+    if opts.fix:
+        report = _fix(report, plan, opts)
+    write_report(report, plan, opts)
+    return ExitCode.CLEAN if opts.exit_zero else exit_status(report, plan.fail_on)
+
+
+def _audit(opts: Options, plan: Plan, *, fixes: bool) -> Report:
     from auditor import pipeline
 
-    plan = make_plan(opts, settings_for(opts.consumer, opts.config))
     with progress_display(enabled=_shows_progress(opts)) as progress:
-        report = pipeline.audit(
+        return pipeline.audit(
             opts.consumer,
             plan.against,
             baseline=plan.baseline or None,
@@ -410,9 +434,96 @@ def _run(opts: Options) -> int:
             ignore=plan.ignore,
             severity=dict(plan.severity),
             progress=progress,
+            fixes=fixes,
         )
-    write_report(report, plan, opts)
-    return ExitCode.CLEAN if opts.exit_zero else exit_status(report, plan.fail_on)
+
+
+def _fix(report: Report, plan: Plan, opts: Options) -> Report:
+    """--fix: every chosen fix written (all files or none), then the audit again: what it
+    reports is what is left."""
+    changes = fixed_files(report, unsafe=opts.unsafe_fixes, option="--fix")
+    root = Path(report.consumer.root or ".")
+    write_files([Output(c.path, encode(c.new), root=root) for c in changes])
+    count = sum(len(c.fixed) for c in changes)
+    left_unsafe = sum(
+        1 for f in report.findings if f.fix is not None and not f.fix.safe and not opts.unsafe_fixes
+    )
+    if not opts.quiet:
+        note = (
+            f"; {plural_of(left_unsafe, 'unsafe fix', 'unsafe fixes')} not applied (--unsafe-fixes)"
+            if left_unsafe
+            else ""
+        )
+        files = plural_of(len(changes), "file")
+        click.echo(f"{PROG}: fixed {plural_of(count, 'finding')} in {files}{note}", err=True)
+    return _audit(opts, plan, fixes=plan.format in FIX_FORMATS)
+
+
+def plural_of(count: int, word: str, words: str | None = None) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {words or word + 's'}"
+
+
+@dataclass(frozen=True, slots=True)
+class FixedFile:
+    path: Path  # on disk
+    shown: str  # relative to the project root, as reports name it
+    old: str
+    new: str
+    fixed: tuple[Finding, ...]
+
+
+def fixed_files(report: Report, *, unsafe: bool, option: str) -> list[FixedFile]:
+    """Per file with a chosen fix: its path, old and new text, the findings fixed. A file
+    changed since the audit read it is refused (AuditError): fixes are made against the text
+    that was audited, never another."""
+    from auditor import fixes
+    from auditor.files import read_file
+
+    if report.consumer.root is None:
+        raise AuditError(
+            f"{option} works on a folder consumer, and this one is not a folder",
+            hint="point CONSUMER at the project or package folder (unpack a release first)",
+        )
+    root = Path(report.consumer.root)
+    by_file: dict[str, list[Finding]] = {}
+    for finding in report.findings:
+        if finding.fix is None or finding.status is Status.SUPPRESSED:
+            continue
+        if finding.fix.safe or unsafe:
+            by_file.setdefault(finding.module_path or finding.location.path, []).append(finding)
+    out = []
+    for module_path, chosen in sorted(by_file.items()):
+        path = root / module_path
+        try:
+            old = read_file(path, limit=64 << 20, root=root).decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise AuditError(f"cannot fix {path}: {exc}", hint="fix it by hand") from exc
+        if any(f.fix is not None and f.fix.digest != fixes.digest(old) for f in chosen):
+            raise AuditError(
+                f"{path} changed since it was audited; nothing was written",
+                hint="run drift-audit --fix again",
+            )
+        new, done = fixes.apply(old, chosen, unsafe=unsafe)
+        if new != old:
+            out.append(FixedFile(path, chosen[0].location.path, old, new, tuple(done)))
+    return out
+
+
+def diff_text(report: Report, *, unsafe: bool) -> str:
+    """--diff: the fixes as one unified diff (a/ and b/ paths relative to the project root)."""
+    import difflib
+
+    chunks: list[str] = []
+    for change in fixed_files(report, unsafe=unsafe, option="--diff"):
+        chunks.extend(
+            difflib.unified_diff(
+                change.old.splitlines(keepends=True),
+                change.new.splitlines(keepends=True),
+                fromfile=f"a/{change.shown}",
+                tofile=f"b/{change.shown}",
+            )
+        )
+    return "".join(chunks)
 
 
 def _baseline_file(plan: Plan, opts: Options) -> str | None:
@@ -536,8 +647,11 @@ def write_report(report: Report, plan: Plan, opts: Options) -> None:
         outputs.append(Output(Path(opts.write_baseline), encode(baseline_file.render(report))))
     if plan.output is not None:
         outputs.append(Output(Path(plan.output), encode(text), root=plan.output_root))
+    diff = diff_text(report, unsafe=opts.unsafe_fixes) if opts.diff else None
     write_files(outputs)
-    if opts.statistics:
+    if diff is not None:
+        write_stdout(diff)
+    elif opts.statistics:
         write_stdout(statistics_table(report))
     elif plan.output is None:
         write_stdout(text)

@@ -303,6 +303,49 @@ class Resolution:
 # --------------------------------------------------------------------------- findings
 
 
+@dataclass(frozen=True, slots=True)
+class FixHint:
+    """What would repair a finding, as the analysis knows it (auditor/fixes.py makes the edit).
+
+    action: "rename-keyword" (old -> new), "drop-keyword" (old; safe only when the call's
+    value is a literal equal to `default`, the baseline's default), "keywordize" (the
+    positional arguments from index `start` on become keywords `names`), "move-import" (a
+    `from old import name` becomes `from new import name`).
+    """
+
+    action: str
+    safe: bool
+    old: str = ""
+    new: str = ""
+    names: tuple[str, ...] = ()
+    start: int = 0
+    default: str | None = None
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace the text from (line, column) to (end_line, end_column), 1-based, end
+    exclusive, columns in code points, with `text`."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A repair for one finding: one edit of its call or import, safe or not."""
+
+    safe: bool
+    description: str
+    edits: tuple[Edit, ...]
+    digest: str = ""  # sha256 of the file text the edits were made against
+
+
 class Status(str, Enum):
     NEW = "new"
     PREEXISTING = "preexisting"
@@ -328,6 +371,8 @@ class Finding:
     module_path: str = ""  # the file relative to the import root; "": same as location.path
     first_audited: str | None = None  # the oldest release audited of this finding's provider
     level: Severity | None = None  # [tool.drift-audit.severity] override of the kind's
+    hint: FixHint | None = None  # what would repair it, if the analysis knows
+    fix: Fix | None = None  # the edit, when fixes were asked for (fixes.py)
 
     @property
     def severity(self) -> Severity:
@@ -384,6 +429,7 @@ class ConsumerInfo:
     name: str
     version: str | None
     origin: str  # "folder /abs/path", "installed", "index", ...
+    root: str | None = None  # a folder consumer's import root on disk (--fix writes there)
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,6 +71,7 @@ def audit(
     ignore: Sequence[Kind] = (),
     severity: Mapping[Kind, Severity] | None = None,
     progress: Progress | None = None,
+    fixes: bool = False,
 ) -> Report:
     """Audit CONSUMER against each provider release matched by `against`.
 
@@ -96,6 +97,8 @@ def audit(
         select: the kinds reported (default: all); `ignore`: kinds left out.
         severity: per-kind severity overrides (`[tool.drift-audit.severity]`).
         progress: updated as the run goes, for a display.
+        fixes: attach a Fix to each finding whose repair is mechanical (fixes.py; imports
+            libcst, so only when asked: --diff, --fix, and reports that carry fixes).
 
     Raises:
         AuditError: the audit could not run (bad spec, unknown package or version, ...).
@@ -111,7 +114,7 @@ def audit(
     try:
         recorded = _recorded_findings(baseline_file, baseline_file_root)
         root = project_root if project_root is not None else consumer_project_root(consumer)
-        run = _Run(exclude, pre, recorded, root, progress, started)
+        run = _Run(exclude, pre, recorded, root, progress, started, fixes)
         report = _audit(index, consumer, against, baseline, run)
     finally:
         index.close()  # background fetches and kept-alive connections end with the audit
@@ -128,6 +131,7 @@ class _Run:
     project_root: Path | None
     progress: Progress
     started: float
+    fixes: bool = False
 
 
 @contextlib.contextmanager
@@ -202,12 +206,20 @@ def _audit(
         ProviderInfo(name, _version(baselines[name]), tuple(str(r.version) for r in releases))
         for name, releases in targets.items()
     )
+    findings = tuple(_in_project(f, prefix) for f in collected.findings)
+    if run.fixes and any(f.hint is not None for f in findings):
+        with _stage(progress, "proposing fixes"):
+            findings = _with_fixes(findings, consumer_release.tree)
+    folder = consumer_release.origin.startswith(("folder ", "installed (editable)"))
     return Report(
         consumer=ConsumerInfo(
-            consumer_release.name, consumer_release.version, consumer_release.origin
+            consumer_release.name,
+            consumer_release.version,
+            consumer_release.origin,
+            consumer_release.extra.get("root") if folder else None,
         ),
         provider=providers[0],
-        findings=tuple(_in_project(f, prefix) for f in collected.findings),
+        findings=findings,
         stats=stats,
         providers=providers,
         matrix=collected.matrix,
@@ -258,6 +270,18 @@ def _module_patterns(patterns: Sequence[str], prefix: str) -> tuple[str, ...]:
         if prefix and pattern.startswith(prefix):
             out.append(pattern[len(prefix) :])
     return tuple(dict.fromkeys(out))
+
+
+def _with_fixes(findings: tuple[Finding, ...], tree: SourceTree) -> tuple[Finding, ...]:
+    from auditor import fixes
+
+    def read(module_path: str) -> str | None:
+        try:
+            return tree.read_text(module_path)
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    return fixes.propose(findings, read)
 
 
 def _in_project(finding: Finding, prefix: str) -> Finding:
@@ -441,22 +465,26 @@ class _VerdictMemo:
     """
 
     def __init__(self) -> None:
-        self._seen: dict[Site, list[tuple[tuple[_Query, ...], Verdict]]] = {}
+        self._seen: dict[Site, list[tuple[_Asked, Verdict]]] = {}
         self.reused = 0
 
     def check(self, site: Site, api: MemoizedProvider) -> Verdict:
         entries = self._seen.setdefault(site, [])
-        for queries, verdict in entries:
-            if all(api.resolve(d, module_only=m, from_import=f) == r for (d, m, f, r) in queries):
+        for (queries, moves), verdict in entries:
+            same = all(
+                api.resolve(d, module_only=m, from_import=f) == r for (d, m, f, r) in queries
+            )
+            if same and all(api.moved(d) == answer for d, answer in moves):
                 self.reused += 1
                 return verdict
         recorder = _RecordingResolver(api)
         verdict = check_site(site, recorder)
-        entries.append((tuple(recorder.queries), verdict))
+        entries.append(((tuple(recorder.queries), tuple(recorder.moves)), verdict))
         return verdict
 
 
 _Query = tuple[str, bool, bool, "Resolution"]  # dotted, module_only, from_import, answer
+_Asked = tuple[tuple[_Query, ...], tuple[tuple[str, str | None], ...]]  # lookups, moved()
 
 
 class _RecordingResolver:
@@ -465,6 +493,13 @@ class _RecordingResolver:
     def __init__(self, api: MemoizedProvider) -> None:
         self.api = api
         self.queries: list[_Query] = []
+        self.moves: list[tuple[str, str | None]] = []
+
+    def moved(self, dotted: str) -> str | None:
+        """Where a definition of that name lives now (for suggestions and move-import fixes)."""
+        found = self.api.moved(dotted)
+        self.moves.append((dotted, found))
+        return found
 
     def resolve(
         self, dotted: str, *, module_only: bool = False, from_import: bool = False

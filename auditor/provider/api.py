@@ -208,11 +208,16 @@ class ProviderAPI:
     def moved(self, dotted: str) -> str | None:
         """Where a definition with the same name lives now, among the modules loaded so far."""
         name = bare(dotted.rpartition(".")[2])
-        for module_name in sorted(m for m, v in self._modules.items() if v is not None):
-            module = self._modules[module_name]
+        loaded = [self._modules[m] for m in sorted(m for m, v in self._modules.items() if v)]
+        for module in loaded:
             member = module.members.get(name) if module is not None else None
             if member is not None and not member.is_alias and member.path != dotted:
                 return str(member.path)
+        for module in loaded:  # an import of it under another name: `from x.y import name as _n`
+            for member in module.members.values() if module is not None else ():
+                target = str(getattr(member, "target_path", "")) if member.is_alias else ""
+                if target.rpartition(".")[2] == name and target != dotted and self.owns(target):
+                    return target
         return None
 
     def prefetch(self, dotted_paths: Iterable[str]) -> None:
@@ -727,9 +732,10 @@ class ProviderAPI:
         if found.positional_limit is not None and deprecated is None:
             deprecated = None  # positional use warns only when it happens (bind.py says so)
         onward = self._forward(function) if found.signature is not None else NO_FORWARD
+        renamed = tuple(dict.fromkeys((*found.renamed, *functions.deprecated_renames(function))))
         return Symbol(
             function.path, SymbolKind.FUNCTION, found.signature, found.why, deprecated, params,
-            found.renamed, found.positional_limit, self._reconstructs(function), *onward,
+            renamed, found.positional_limit, self._reconstructs(function), *onward,
         )  # fmt: skip
 
     def _forward(self, function: griffe.Function) -> Forwarded:

@@ -281,23 +281,34 @@ def deprecated_parameters(function: Any) -> tuple[str, ...]:
     return tuple(sorted(n for n in found if n in names or catch_all))
 
 
-def _warnings(function: griffe.Function) -> tuple[bool, tuple[str, ...]]:
-    """(an unconditional DeprecationWarning, parameters whose use triggers one)."""
+def deprecated_renames(function: Any) -> tuple[tuple[str, str], ...]:
+    """(old, new) keywords the function's own body maps: under `if "old" in kwargs:` it
+    warns (DeprecationWarning) and binds a parameter from the old key (`new =
+    kwargs.pop("old")`), so passing `new=` instead is what it asks for."""
+    if not isinstance(function, griffe.Function):
+        return ()
+    return _warnings(function)[2]
+
+
+def _warnings(
+    function: griffe.Function,
+) -> tuple[bool, tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """(an unconditional DeprecationWarning, parameters whose use triggers one, renames)."""
     source = _body(function)
     if "warn" not in source:
-        return False, ()
+        return False, (), ()
     try:
         tree = ast.parse(textwrap.dedent(source))
     except (SyntaxError, ValueError, RecursionError):
-        return False, ()
+        return False, (), ()
     node = tree.body[0] if tree.body else None
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False, ()
+        return False, (), ()
     params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
     kwargs = node.args.kwarg.arg if node.args.kwarg else None
     scan = _WarningScan(params, kwargs)
     scan.block(node.body, ())
-    return scan.unconditional, tuple(sorted(scan.parameters))
+    return scan.unconditional, tuple(sorted(scan.parameters)), tuple(sorted(scan.renames))
 
 
 class _WarningScan:
@@ -307,6 +318,7 @@ class _WarningScan:
         self.params, self.kwargs = params, kwargs
         self.unconditional = False
         self.parameters: set[str] = set()
+        self.renames: set[tuple[str, str]] = set()
 
     def block(self, statements: list[ast.stmt], tests: tuple[ast.expr, ...]) -> None:
         for statement in statements:
@@ -315,6 +327,8 @@ class _WarningScan:
             if isinstance(statement, ast.If):
                 self.block(statement.body, (*tests, statement.test))
                 self.block(statement.orelse, (*tests, statement.test))
+                if any(_warns_here(s) for s in statement.body):
+                    self.renames |= self._mapped(statement.body)
                 continue
             if _warns_here(statement):
                 self._record(tests)
@@ -327,6 +341,33 @@ class _WarningScan:
             return
         named = {n for test in tests for n in self._parameters_tested(test)}
         self.parameters |= named  # a warning under some other condition says nothing
+
+    def _mapped(self, statements: list[ast.stmt]) -> set[tuple[str, str]]:
+        """`new = kwargs.pop("old"[, default])` or `new = kwargs["old"]` in a warning block,
+        `new` a parameter: the body maps the old keyword onto the new one."""
+        found = set()
+        for statement in statements:
+            if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+                continue
+            target, value = statement.targets[0], statement.value
+            if not isinstance(target, ast.Name) or target.id not in self.params:
+                continue
+            key = self._kwargs_key(value)
+            if key is not None and key != target.id:
+                found.add((key, target.id))
+        return found
+
+    def _kwargs_key(self, value: ast.expr) -> str | None:
+        """The constant key of `kwargs.pop("k")`, `kwargs.get("k")` or `kwargs["k"]`."""
+        owner: ast.expr | None = None
+        key: ast.expr | None = None
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            if value.func.attr in ("pop", "get") and value.args:
+                owner, key = value.func.value, value.args[0]
+        elif isinstance(value, ast.Subscript):
+            owner, key = value.value, value.slice
+        named = isinstance(owner, ast.Name) and owner.id == self.kwargs
+        return str(key.value) if named and isinstance(key, ast.Constant) else None
 
     def _parameters_tested(self, test: ast.expr) -> set[str]:
         """Parameters whose *being passed* the test checks: `if p:`, `if p is not None`

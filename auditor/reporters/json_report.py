@@ -27,7 +27,17 @@ from auditor.escape import json_text
 from auditor.files import read_file
 from auditor.findings import timeline
 from auditor.kinds import Kind, Severity
-from auditor.model import ConsumerInfo, Finding, Location, ProviderInfo, Report, Stats, Status
+from auditor.model import (
+    ConsumerInfo,
+    Edit,
+    Finding,
+    Fix,
+    Location,
+    ProviderInfo,
+    Report,
+    Stats,
+    Status,
+)
 from auditor.reporters.common import TOOL_NAME, tool_version
 
 if TYPE_CHECKING:
@@ -134,6 +144,26 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
         "scope": finding.scope,
         "source": [[number, text] for number, text in finding.source],
         **({"also_used_at": list(finding.also_at)} if finding.also_at else {}),
+        **({"fix": fix_to_dict(finding.fix)} if finding.fix is not None else {}),
+    }
+
+
+def fix_to_dict(fix: Fix) -> dict[str, Any]:
+    """A finding's fix: safe or not, what it does, and its edits (1-based, end exclusive)."""
+    return {
+        "safe": fix.safe,
+        "description": fix.description,
+        "edits": [
+            {
+                "path": e.path,
+                "line": e.line,
+                "column": e.column,
+                "end_line": e.end_line,
+                "end_column": e.end_column,
+                "text": e.text,
+            }
+            for e in fix.edits
+        ],
     }
 
 
@@ -340,7 +370,21 @@ def _finding(value: object, where: str) -> Finding:
         module_path=_module_path(data, where),
         first_audited=_get_extra(data, "first_audited", _OPT_STR, where, None),
         level=_level(data, where),
+        fix=_fix(data["fix"], where) if "fix" in data else None,
     )
+
+
+def _fix(value: object, where: str) -> Fix:
+    data = _mapping(value, f"{where}.fix")
+    edits = []
+    for i, item in enumerate(_get(data, "edits", list, where)):
+        edit = _mapping(item, f"{where}.fix.edits[{i}]")
+        line, column, end_line, end_column = (
+            _get(edit, k, int, where) for k in ("line", "column", "end_line", "end_column")
+        )
+        path, text = _get(edit, "path", str, where), _get(edit, "text", str, where)
+        edits.append(Edit(path, line, column, end_line, end_column, text))
+    return Fix(_get(data, "safe", bool, where), _get(data, "description", str, where), tuple(edits))
 
 
 def _level(data: Mapping[str, Any], where: str) -> Severity | None:

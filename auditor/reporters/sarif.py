@@ -26,7 +26,7 @@ from auditor.model import Status
 from auditor.reporters.common import TOOL_NAME, tool_version
 
 if TYPE_CHECKING:
-    from auditor.model import Finding, Report
+    from auditor.model import Finding, Fix, Report
 
 NAME = "sarif"
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -114,7 +114,34 @@ def result(finding: Finding) -> dict[str, Any]:
     }
     if finding.status in _SUPPRESSIONS:
         out["suppressions"] = [dict(_SUPPRESSIONS[finding.status])]
+    if finding.fix is not None:
+        out["fixes"] = [_fix(finding.fix)]
     return out
+
+
+def _fix(fix: Fix) -> dict[str, Any]:
+    """A SARIF fix: one artifactChange per edit, its region replaced by the new text."""
+    what = fix.description if fix.safe else f"unsafe (--unsafe-fixes): {fix.description}"
+    return {
+        "description": {"text": what},
+        "artifactChanges": [
+            {
+                "artifactLocation": {"uri": sarif_uri(e.path), "uriBaseId": SRCROOT},
+                "replacements": [
+                    {
+                        "deletedRegion": {
+                            "startLine": e.line,
+                            "startColumn": e.column,
+                            "endLine": e.end_line,
+                            "endColumn": e.end_column,
+                        },
+                        "insertedContent": {"text": e.text},
+                    }
+                ],
+            }
+            for e in fix.edits
+        ],
+    }
 
 
 def level(finding: Finding) -> str:

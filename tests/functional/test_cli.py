@@ -154,6 +154,7 @@ def test_cli_passes_every_option_to_audit(project: Path, fake: Callable[..., Fak
                 "ignore": (),
                 "severity": {},
                 "progress": ANY,
+                "fixes": False,
             },
         )
     ]

@@ -1,0 +1,43 @@
+"""One probe per repair. `# fix: safe` must be repaired by --fix, `# fix: unsafe` only with
+--unsafe-fixes, `# fix: none` never (nothing mechanical repairs it)."""
+
+import acme
+
+
+def probe_moved_name():
+    from acme.utils import cdiv, clamp  # fix: safe (cdiv moved to acme.utils.math)
+
+    return cdiv(7, 2) + clamp(5, 0, 3)
+
+
+def probe_moved_name_aliased():
+    from acme.utils import cdiv as ceil_div  # fix: safe (the alias is kept)
+
+    return ceil_div(9, 4)
+
+
+def probe_keyword_only():
+    return acme.build("m", 16, "auto")  # fix: safe
+
+
+def probe_removed_keyword_at_its_default():
+    return acme.run(
+        "m",
+        verbose=False,  # fix: safe (the old default: dropping it changes nothing)
+    )
+
+
+def probe_renamed_by_the_provider():
+    return acme.start("job", timeout=5)  # fix: safe (acme maps timeout= onto deadline=)
+
+
+def probe_removed_keyword_with_a_value():
+    return acme.run("m", verbose=True)  # fix: unsafe (dropping it changes behaviour)
+
+
+def probe_guessed_rename():
+    return acme.stream([1, 2], window=8)  # fix: unsafe (window -> size, from the names)
+
+
+def probe_new_required_parameter():
+    return acme.plan(["j"])  # fix: none (no value for budget is invented)

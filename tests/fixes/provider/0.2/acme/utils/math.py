@@ -1,0 +1,2 @@
+def cdiv(a, b):
+    return -(-a // b)
