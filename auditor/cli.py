@@ -283,6 +283,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = list(argv) if argv is not None else sys.argv[1:]
     if _is_cache_command(args):
         cache_cli.main(args=args[1:], prog_name=f"{PROG} cache")
+    elif args[:1] == ["ecosystem"] and not Path("ecosystem").is_dir():
+        ecosystem_cli.main(args=args[1:], prog_name=f"{PROG} ecosystem")
     else:
         cli.main(args=args, prog_name=PROG)
 
@@ -361,6 +363,148 @@ def cache_clear(cache_dir: str | None) -> None:
 
 def _mib(size: int) -> str:
     return f"{size / (1 << 20):.1f} MiB"
+
+
+# --------------------------------------------------------------------------- ecosystem
+
+
+ECOSYSTEM_FORMATS = ("text", "json", "markdown", "html")
+
+
+@click.command(
+    name="ecosystem",
+    help="""Audit one provider release against many of its dependents.
+
+\b
+Examples:
+  drift-audit ecosystem --against vllm==0.17.0 --consumers dependents.txt
+  drift-audit ecosystem --against vllm==0.17.0 --baseline vllm==0.16.0 \\
+      --consumers dependents.txt --store results.sqlite --format html -o eco.html
+  drift-audit ecosystem --against acme==2.0 --dependents --index-url URL --limit 200
+  drift-audit ecosystem --against acme==2.0 --consumers list.txt --engine ray
+
+\b
+Outcomes: regressed (new errors), still-broken, fixed (a baseline break the
+target repairs), clean, error (could not audit). Exit status: 0 no consumer
+regressed, 1 some did, 2 the run could not start, 130 interrupted.""",
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.option("--against", "target", required=True, metavar="SPEC", help="The provider release.")
+@click.option("--baseline", metavar="SPEC", help="One baseline for all (default: each its own).")
+@click.option("--consumers", "consumers_file", metavar="FILE", help="One consumer per line.")
+@click.option("--dependents", is_flag=True, help="Every project on the index that requires it.")
+@click.option("--index-url", metavar="URL", help="Package index (simple API). Default: pip's.")
+@click.option("--limit", type=click.IntRange(min=1), help="With --dependents: projects examined.")
+@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True)
+@click.option("--ray-address", metavar="ADDR", help="An existing Ray cluster (default: start one).")
+@click.option("--jobs", type=click.IntRange(min=1), help="Audits at a time (default: CPU count).")
+@click.option("--store", metavar="FILE", help="SQLite file: results kept; a rerun skips them.")
+@click.option("--timeout", type=click.FloatRange(min=1), default=600, show_default=True,
+              help="Seconds per consumer audit.")  # fmt: skip
+@click.option("--memory", "memory_mib", type=click.IntRange(min=64), default=4096,
+              show_default=True, help="MiB of memory per consumer audit.")  # fmt: skip
+@click.option("--format", "format_", type=click.Choice(ECOSYSTEM_FORMATS), default="text")
+@click.option("-o", "--output", metavar="FILE", help="Write the report to FILE.")
+@click.option("--cache-dir", metavar="DIR", help="Where fetched sources are cached.")
+@click.option("--offline", is_flag=True, help="Never use the network; use the cache only.")
+@click.option("-q", "--quiet", is_flag=True, help="Log errors only.")
+@click.option("-v", "--verbose", is_flag=True, help="Log each consumer as it finishes.")
+def ecosystem_cli(**options: Any) -> None:
+    sys.exit(run_ecosystem(**options))
+
+
+def run_ecosystem(
+    *,
+    target: str,
+    baseline: str | None,
+    consumers_file: str | None,
+    dependents: bool,
+    index_url: str | None,
+    limit: int | None,
+    engine: str,
+    ray_address: str | None,
+    jobs: int | None,
+    store: str | None,
+    timeout: float,
+    memory_mib: int,
+    format_: str,
+    output: str | None,
+    cache_dir: str | None,
+    offline: bool,
+    quiet: bool,
+    verbose: bool,
+) -> int:
+    """`drift-audit ecosystem`: the exit status."""
+    configure_logging(quiet=quiet, verbose=verbose, debug=False)
+    try:
+        from auditor import ecosystem
+        from auditor.reporters.ecosystem import RENDERERS
+
+        specs = _ecosystem_consumers(
+            consumers_file, dependents, target, index_url, cache_dir, limit
+        )
+        tty = sys.stderr.isatty() and not quiet
+
+        def said(result: Any, done: int, total: int) -> None:
+            if tty or verbose:
+                click.echo(
+                    f"{PROG}: [{done}/{total}] {terminal(result.spec)}: {result.outcome.value}",
+                    err=True,
+                )
+
+        report = ecosystem.run(
+            specs, target, baseline=baseline, engine=engine, jobs=jobs,
+            ray_address=ray_address, store=Path(store) if store else None,
+            cache_dir=cache_dir, index_url=index_url, offline=offline, timeout=timeout,
+            memory=memory_mib << 20, on_result=said,
+        )  # fmt: skip
+        text = RENDERERS[format_](report)
+        if output:
+            write_files([Output(Path(output), encode(text))])
+        else:
+            write_stdout(text)
+    except AuditError as exc:
+        _error(exc.message, exc.hint)
+        return ExitCode.ERROR
+    except KeyboardInterrupt:
+        kept = f"; finished audits are kept in {store}" if store else ""
+        click.echo(f"{PROG}: interrupted{kept}", err=True)
+        return INTERRUPTED
+    regressed = any(r.outcome.value == "regressed" for r in report.consumers)
+    return ExitCode.FINDINGS if regressed else ExitCode.CLEAN
+
+
+def _ecosystem_consumers(
+    consumers_file: str | None,
+    dependents: bool,
+    target: str,
+    index_url: str | None,
+    cache_dir: str | None,
+    limit: int | None,
+) -> list[str]:
+    """The consumer specs: from the file, or the index's dependents of the provider."""
+    if (consumers_file is None) == (not dependents):
+        raise ConfigError("give one of --consumers FILE or --dependents")
+    if consumers_file is not None:
+        from auditor.ecosystem import read_consumers
+        from auditor.files import read_file
+
+        path = Path(consumers_file)
+        try:
+            text = read_file(path, limit=16 << 20, root=path.resolve().parent).decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"cannot read --consumers {path}: {exc}") from exc
+        return read_consumers(text)
+    from auditor.ecosystem import provider_name
+    from auditor.sources import open_index
+    from auditor.sources.dependents import find_dependents
+
+    index = open_index(index_url, cache_dir, False)
+    try:
+        found = find_dependents(index, provider_name(target), limit=limit)
+    finally:
+        index.close()
+    return [f"{d.name}=={d.version}" for d in found]
 
 
 # --------------------------------------------------------------------------- running

@@ -474,3 +474,50 @@ class Report:
         for f in self.findings:
             out[f.status.value] = out.get(f.status.value, 0) + 1
         return out
+
+
+# --------------------------------------------------------------------------- ecosystem runs
+
+
+class Outcome(str, Enum):
+    """How one consumer fares against a provider release, in an ecosystem run."""
+
+    REGRESSED = "regressed"  # new errors against the target
+    STILL_BROKEN = "still-broken"  # errors, all of them already there at the baseline
+    FIXED = "fixed"  # a break of the baseline the target repairs, and nothing new
+    CLEAN = "clean"
+    ERROR = "error"  # could not be audited (the one-line reason)
+
+
+@dataclass(frozen=True, slots=True)
+class ConsumerResult:
+    """One consumer of an ecosystem run: its audit's JSON findings, as the CLI reports them."""
+
+    spec: str  # as listed (`name==version`, a name, a folder, `name @ file:///...`)
+    name: str | None
+    version: str | None
+    baseline: str | None  # the provider release it was compared with (given or inferred)
+    outcome: Outcome
+    error: str | None = None
+    findings: tuple[Mapping[str, object], ...] = ()  # json_report.finding_to_dict shapes
+    fixed: tuple[str, ...] = ()  # fingerprints broken at the baseline, fine at the target
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class BlastRadius:
+    """A provider symbol and what its change breaks: how many consumers, how many sites."""
+
+    symbol: str
+    consumers: int
+    sites: int
+
+
+@dataclass(frozen=True, slots=True)
+class EcosystemReport:
+    provider: str
+    target: str
+    baseline: str | None  # given for all; None: inferred per consumer
+    consumers: tuple[ConsumerResult, ...]
+    symbols: tuple[BlastRadius, ...]
+    stats: Mapping[str, object] = field(default_factory=dict)

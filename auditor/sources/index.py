@@ -12,6 +12,8 @@
 # A is never the answer when B is given: B is asked, and an unreachable B is a FetchError.
 # The index URLs are checked here, before any use (fetch.check_index_url: http(s) with a
 # host, a file URL or an existing folder, no spaces), naming where each came from.
+# The index root (`project_names`, for finding dependents) is fetched and cached the way a
+# project page is: the same client, size limit, TTL and stale fallback (kept by indexcache.py).
 """The package index: which releases match a spec, and their sources."""
 
 from __future__ import annotations
@@ -42,10 +44,19 @@ from auditor.sources.fetch import (
     redact,
     without_credentials,
 )
+from auditor.sources.indexcache import load_projects, store_projects
 from auditor.sources.local import direct_reference
 from auditor.sources.pipconf import IndexSettings, default_index_url, read_index_settings
 from auditor.sources.remote import Listing, Opened, WheelTree, open_wheel, wants_ranges
-from auditor.sources.simple import ACCEPT, choose_file, parse_page, project_url, sort_versions
+from auditor.sources.simple import (
+    ACCEPT,
+    choose_file,
+    parse_page,
+    parse_root,
+    project_url,
+    root_url,
+    sort_versions,
+)
 from auditor.sources.specs import exact_pin, is_local_url, parse_spec
 from auditor.sources.zipdir import Unsupported
 
@@ -113,6 +124,12 @@ class Index:
         """Stop background fetches and close kept-alive connections (optional)."""
         self._fetcher.close()
 
+    @property
+    def fetcher(self) -> Fetcher:
+        """The one network client of this Index, for the readers in sources/ that fetch
+        beside it (dependents.py: a file's `.metadata`, a wheel's METADATA by ranges)."""
+        return self._fetcher
+
     @functools.cached_property
     def urls(self) -> tuple[str, ...]:
         """The primary index URL first, then the extra indexes."""
@@ -149,6 +166,28 @@ class Index:
         if chosen is None:
             raise _no_match(name, f"=={version}", files, prereleases=[])
         return self._fetch(name, chosen, index_url)
+
+    def project(self, name: str) -> tuple[str, list[DistFile]]:
+        """(index URL, files) of a project from the first index that has it, through the page
+        cache; PackageNotFoundError when no index has it."""
+        return self._project(canonicalize_name(name))
+
+    def project_names(self) -> list[str]:
+        """Every project on the index and its extra indexes (canonical names, sorted, once),
+        from each root page (`<index>/`), cached like a project page. An index that cannot be
+        listed is a warning while another one can; FetchError when none can."""
+        names: set[str] = set()
+        failures: list[FetchError] = []
+        for url in self.urls:
+            try:
+                names.update(self._root(url))
+            except FetchError as exc:
+                failures.append(exc)
+        if failures and len(failures) == len(self.urls):
+            raise failures[0]
+        if failures:
+            log.warning("%s; listing the other index(es) only", failures[0].message)
+        return sorted(names)
 
     def versions(self, name: str, *, pre: bool = False) -> list[str]:
         """Versions on the index, oldest first; yanked ones left out, pre-releases if `pre`."""
@@ -214,6 +253,37 @@ class Index:
         if files is not None:
             self.cache.store_page(index_url, name, files)
         return files
+
+    def _root(self, index_url: str) -> list[str]:
+        """The project names on one index, by the rules of `_page`."""
+        if is_local_url(index_url):
+            return self._get_root(index_url)
+        cached = load_projects(self.cache, index_url)
+        if cached is not None and (self.offline or cached.age < PAGE_TTL_SECONDS):
+            return cached.names
+        if self.offline:
+            raise _offline_miss(f"the project list of {redact(index_url)}")
+        try:
+            names = self._get_root(index_url)
+        except FetchError as exc:
+            if cached is None:
+                raise
+            log.warning(
+                "%s; using the project list cached %d min ago", exc.message, cached.age // 60
+            )
+            return cached.names
+        store_projects(self.cache, index_url, names)
+        return names
+
+    def _get_root(self, index_url: str) -> list[str]:
+        try:
+            page = self._fetcher.get(root_url(index_url), ACCEPT)
+        except NotFound as exc:
+            raise FetchError(
+                f"the index {redact(index_url)} has no project list (its root page is missing)",
+                hint="pass --index-url of a simple repository that lists its projects",
+            ) from exc
+        return parse_root(page.body, page.content_type, page.url)
 
     def _get_page(self, index_url: str, name: str) -> list[DistFile] | None:
         try:

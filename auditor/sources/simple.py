@@ -4,6 +4,10 @@
 #       PEP 503 HTML (sha256 fragments, data-requires-python, data-yanked), the version of each
 #       file from its name, and which file of a release to read (pure wheel > wheel for this
 #       platform > any wheel > sdist: every wheel carries the same .py files).
+#       The index root too (`parse_root`: every project's name, PEP 691 `projects` or PEP 503
+#       anchors), and whether a file's core metadata is served beside it (PEP 658/714:
+#       `core-metadata` / `dist-info-metadata` keys, `data-core-metadata` /
+#       `data-dist-info-metadata` attributes, with the sha256 of `<file>.metadata` if given).
 # Takes: page bytes. Gives: DistFile records (also what the page cache stores, as JSON), with
 # the file's size when the JSON page gives it (PEP 700): small wheels are then read whole.
 # Files whose names do not parse as a wheel or a .tar.gz/.zip sdist (eggs, installers) are
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -50,6 +55,8 @@ class DistFile:
     requires_python: str | None = None
     yanked: bool = False
     size: int | None = None  # bytes, when the index says (PEP 700)
+    core_metadata: bool = False  # `<url>.metadata` holds the file's METADATA (PEP 658/714)
+    core_metadata_sha256: str | None = None  # that file's sha256, when the index gives it
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -60,13 +67,15 @@ class DistFile:
             "requires_python": self.requires_python,
             "yanked": self.yanked,
             "size": self.size,
+            "core_metadata": self.core_metadata,
+            "core_metadata_sha256": self.core_metadata_sha256,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any], index_url: str) -> DistFile:
         """A row of the page cache; ValueError when a field is not what to_json writes, or
         the URL is one the index may not name (see `allowed_file_url`)."""
-        if not isinstance(data, dict) or set(data) != set(_FIELDS):
+        if not isinstance(data, dict) or set(data) not in (set(_FIELDS), set(_OLD_FIELDS)):
             raise ValueError("not a page cache row")
         texts = ("filename", "url", "version")
         if not all(isinstance(data[k], str) for k in texts):
@@ -80,10 +89,15 @@ class DistFile:
             raise ValueError("yanked or sha256 is malformed")
         if not allowed_file_url(index_url, data["url"]):
             raise ValueError("a file URL the index may not name")
+        if not isinstance(data.get("core_metadata", False), bool):
+            raise ValueError("core_metadata is not a boolean")
+        if not _sha256_or_none(data.get("core_metadata_sha256")):
+            raise ValueError("core_metadata_sha256 is malformed")
         return cls(**data)
 
 
-_FIELDS = ("filename", "url", "version", "sha256", "requires_python", "yanked", "size")
+_OLD_FIELDS = ("filename", "url", "version", "sha256", "requires_python", "yanked", "size")
+_FIELDS = (*_OLD_FIELDS, "core_metadata", "core_metadata_sha256")  # rows before PEP 658: old
 _HEX64 = frozenset("0123456789abcdef")
 
 
@@ -108,6 +122,16 @@ def allowed_file_url(index_url: str, file_url: str) -> bool:
 def project_url(index_url: str, name: str) -> str:
     """`<index>/<normalised-name>/`, as PEP 503 spells a project page."""
     return f"{index_url.rstrip('/')}/{canonicalize_name(name)}/"
+
+
+def root_url(index_url: str) -> str:
+    """`<index>/`: the page listing every project (PEP 503 root, PEP 691 `projects`)."""
+    return f"{index_url.rstrip('/')}/"
+
+
+def metadata_url(file: DistFile) -> str:
+    """Where a file's core metadata is served when the page says so: `<url>.metadata`."""
+    return f"{urldefrag(file.url)[0]}.metadata"
 
 
 def parse_page(body: bytes, content_type: str, base_url: str) -> list[DistFile]:
@@ -169,6 +193,7 @@ def _from_json_item(item: object, base_url: str) -> DistFile | object | None:
         full_url = urljoin(base_url, url)
     except ValueError:
         return _MALFORMED
+    served, metadata_sha256 = _json_core_metadata(item)
     return DistFile(
         filename=filename,
         url=full_url,
@@ -177,7 +202,34 @@ def _from_json_item(item: object, base_url: str) -> DistFile | object | None:
         requires_python=requires_python if isinstance(requires_python, str) else None,
         yanked=yanked is True or isinstance(yanked, str),
         size=size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None,
+        core_metadata=served,
+        core_metadata_sha256=metadata_sha256,
     )
+
+
+def _json_core_metadata(item: dict[str, Any]) -> tuple[bool, str | None]:
+    """(served, sha256) of a file's `.metadata`: PEP 714's `core-metadata` first, then the
+    older `dist-info-metadata`; each true, a mapping of hashes, or false/absent."""
+    value = item["core-metadata"] if "core-metadata" in item else item.get("dist-info-metadata")
+    if not isinstance(value, dict):
+        return value is True, None
+    digest = value.get("sha256")
+    digest = digest.lower() if isinstance(digest, str) else None
+    return True, digest if _sha256_or_none(digest) else None
+
+
+def _anchor_core_metadata(attrs: dict[str, str | None]) -> tuple[bool, str | None]:
+    """(served, sha256) from `data-core-metadata` (else `data-dist-info-metadata`): `true`
+    or `<hash name>=<hex>` (PEP 658/714)."""
+    key = "data-core-metadata" if "data-core-metadata" in attrs else "data-dist-info-metadata"
+    if key not in attrs:
+        return False, None
+    value = (attrs[key] or "true").strip()
+    algo, sep, digest = value.partition("=")
+    digest = digest.lower()
+    if algo.lower() == "sha256" and _sha256_or_none(digest):
+        return True, digest
+    return value.lower() == "true" or bool(sep and digest), None
 
 
 def _from_anchor(attrs: dict[str, str | None], base_url: str) -> DistFile | None:
@@ -194,6 +246,7 @@ def _from_anchor(attrs: dict[str, str | None], base_url: str) -> DistFile | None
         return None
     algo, _, digest = fragment.partition("=")
     digest = digest.lower()
+    served, metadata_sha256 = _anchor_core_metadata(attrs)
     return DistFile(
         filename=filename,
         url=url,
@@ -201,7 +254,52 @@ def _from_anchor(attrs: dict[str, str | None], base_url: str) -> DistFile | None
         sha256=digest if algo == "sha256" and _sha256_or_none(digest) else None,
         requires_python=attrs.get("data-requires-python"),
         yanked="data-yanked" in attrs,
+        core_metadata=served,
+        core_metadata_sha256=metadata_sha256,
     )
+
+
+def parse_root(body: bytes, content_type: str, base_url: str) -> list[str]:
+    """The canonical name of every project on the index's root page, sorted, each once:
+    PEP 691 JSON (`projects`) or PEP 503 HTML (one anchor per project, the name its last path
+    component). Rows that are not a project name are left out with a warning; a page that is
+    not a simple-API root at all is a FetchError."""
+    if content_type == JSON_TYPE or body.lstrip().startswith(b"{"):
+        raw = _root_from_json(body, base_url)
+    else:
+        anchors = _anchors(body.decode("utf-8", errors="replace"))
+        raw = [_name_from_anchor(a, base_url) for a in anchors]
+    names = {canonicalize_name(n) for n in raw if isinstance(n, str) and _PROJECT.fullmatch(n)}
+    if bad := sum(1 for n in raw if not (isinstance(n, str) and _PROJECT.fullmatch(n))):
+        log.warning("%s: %d malformed project row(s) left out", base_url, bad)
+    return sorted(names)
+
+
+_PROJECT = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")  # PEP 508 names
+
+
+def _root_from_json(body: bytes, base_url: str) -> list[object]:
+    try:
+        projects = json.loads(body)["projects"]
+        if not isinstance(projects, list):
+            raise TypeError("projects is not a list")
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
+        raise FetchError(
+            f"{base_url} sent an index root that is not PEP 691 JSON",
+            hint="check that --index-url points at a simple repository (PEP 503/691)",
+        ) from exc
+    return [row.get("name") if isinstance(row, dict) else None for row in projects]
+
+
+def _name_from_anchor(attrs: dict[str, str | None], base_url: str) -> str | None:
+    href = attrs.get("href")
+    if not href:
+        return None
+    try:
+        path = urlsplit(urljoin(base_url, href)).path
+    except ValueError:
+        return None
+    return unquote(path.rstrip("/").rsplit("/", 1)[-1])
 
 
 def _anchors(html: str) -> list[dict[str, str | None]]:
@@ -243,6 +341,11 @@ def choose_file(files: list[DistFile]) -> DistFile | None:
     if not files:
         return None
     return min(files, key=lambda f: (f.yanked, _format_rank(f.filename), f.filename))
+
+
+def rank_files(files: list[DistFile]) -> list[DistFile]:
+    """The files of one release, best first, in the order `choose_file` prefers them."""
+    return sorted(files, key=lambda f: (f.yanked, _format_rank(f.filename), f.filename))
 
 
 def _format_rank(filename: str) -> int:

@@ -1,10 +1,14 @@
 """A fake package index on 127.0.0.1 (a thread in the test process) that can misbehave.
 
 It serves PEP 691 JSON project pages (`/simple/<name>/`) and files (`/files/<filename>`),
-honours single byte ranges, and records every request. Faults are set on the object while it
-runs: error statuses answered first, answers cut short (Content-Length larger than the body),
-requests that are accepted and never answered, a slow file host, a server that ignores Range,
-a page whose sha256 for a file lies. Loopback only: nothing here reaches any other host.
+honours single byte ranges, and records every request. The root (`/simple/`) lists every
+project; a client that does not accept JSON (or `html=True`) gets PEP 503 HTML pages instead.
+A wheel named in `metadata_files` has its core metadata served as `<file>.metadata` and
+advertised on the page (PEP 658/714), by default the wheel's own `*.dist-info/METADATA`.
+Faults are set on the object while it runs: error statuses answered first, answers cut short
+(Content-Length larger than the body), requests that are accepted and never answered, a slow
+file host, a server that ignores Range, a page whose sha256 for a file (or its .metadata)
+lies. Loopback only: nothing here reaches any other host.
 """
 
 from __future__ import annotations
@@ -57,15 +61,23 @@ class FakeIndex:
     raw_page: bytes | None = None  # served as every project page, as it is
     endless: set[str] = field(default_factory=set)  # "page"/"file": zeros, no length, no end
     trickle: set[str] = field(default_factory=set)  # "page"/"file": one byte per TRICKLE_GAP
+    html: bool = False  # PEP 503 HTML pages (root and projects), whatever the client accepts
+    metadata_files: set[str] = field(default_factory=set)  # serve and advertise <file>.metadata
+    metadata: dict[str, bytes] = field(default_factory=dict)  # filename -> its .metadata
+    lying_metadata: set[str] = field(default_factory=set)  # .metadata listed with a wrong sha256
+    metadata_key: str = "core-metadata"  # or PEP 658's older "dist-info-metadata"
+    page_status: dict[str, int] = field(default_factory=dict)  # project -> status, every time
 
     def add(self, *archives: Path) -> None:
         for archive in archives:
             self.files[archive.name] = archive.read_bytes()
 
-    def page(self, project: str) -> bytes | None:
+    def page(self, project: str, *, html: bool = False) -> bytes | None:
         listed = [n for n in sorted(self.files) if _project_of(n) == project]
         if not listed:
             return None
+        if html or self.html:
+            return self._html_page(project, listed)
         rows = []
         for name in listed:
             data = self.files[name]
@@ -77,9 +89,52 @@ class FakeIndex:
             }
             if self.sizes:
                 row["size"] = len(data)
+            if (metadata_sha256 := self._metadata_sha256(name)) is not None:
+                row[self.metadata_key] = {"sha256": metadata_sha256}
             rows.append(row)
         doc = {"meta": {"api-version": "1.1"}, "name": project, "files": [*rows, *self.rows]}
         return json.dumps(doc).encode()
+
+    def projects(self) -> list[str]:
+        """Every project with a file here, canonical names, sorted."""
+        return sorted({p for n in self.files if (p := _project_of(n)) is not None})
+
+    def root(self, *, html: bool = False) -> bytes:
+        """The index root: every project, PEP 691 JSON or PEP 503 HTML."""
+        if html or self.html:
+            links = "".join(f'<a href="{p}/">{p}</a>\n' for p in self.projects())
+            return f"<!DOCTYPE html>\n<html><body>\n{links}</body></html>\n".encode()
+        doc = {"meta": {"api-version": "1.1"}, "projects": [{"name": p} for p in self.projects()]}
+        return json.dumps(doc).encode()
+
+    def metadata_of(self, filename: str) -> bytes | None:
+        """What `<filename>.metadata` serves: None unless the file is in `metadata_files`."""
+        if filename not in self.metadata_files or filename not in self.files:
+            return None
+        if filename in self.metadata:
+            return self.metadata[filename]
+        return _wheel_metadata(self.files[filename])
+
+    def _metadata_sha256(self, filename: str) -> str | None:
+        data = self.metadata_of(filename)
+        if data is None:
+            return None
+        return "0" * 64 if filename in self.lying_metadata else hashlib.sha256(data).hexdigest()
+
+    def _html_page(self, project: str, listed: list[str]) -> bytes:
+        anchors = []
+        for name in listed:
+            digest = hashlib.sha256(self.files[name]).hexdigest()
+            digest = "0" * 64 if name in self.lying_hashes else digest
+            metadata_sha256 = self._metadata_sha256(name)
+            served = (
+                f' data-{self.metadata_key}="sha256={metadata_sha256}"'
+                if metadata_sha256 is not None
+                else ""
+            )
+            anchors.append(f'<a href="../../files/{name}#sha256={digest}"{served}>{name}</a>\n')
+        body = "".join(anchors)
+        return f"<!DOCTYPE html>\n<html><body><h1>{project}</h1>\n{body}</body></html>\n".encode()
 
     def count(self, prefix: str) -> int:
         return sum(1 for path, _ in self.requests if path.startswith(prefix))
@@ -89,6 +144,20 @@ def _project_of(filename: str) -> str | None:
     if file_version(filename) is None:
         return None
     return str(canonicalize_name(filename.split("-", 1)[0]))
+
+
+def _wheel_metadata(data: bytes) -> bytes | None:
+    """A wheel's `*.dist-info/METADATA`; None when it is not a zip or has none."""
+    import io
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            names = [n for n in zf.namelist() if n.count("/") == 1]
+            found = [n for n in names if n.endswith(".dist-info/METADATA")]
+            return zf.read(found[0]) if found else None
+    except zipfile.BadZipFile:
+        return None
 
 
 def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
@@ -144,10 +213,19 @@ def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
             parts = self.path.strip("/").split("/")
             if index.raw_page is not None:
                 return self._send(200, index.raw_page, JSON_TYPE)
-            body = index.page(parts[1]) if len(parts) == 2 else None
+            html = index.html or JSON_TYPE not in self.headers.get("Accept", "")
+            kind = "text/html" if html else JSON_TYPE
+            if len(parts) == 1:
+                return self._send(200, index.root(html=html), kind)
+            if len(parts) == 2 and parts[1] in index.page_status:
+                status = index.page_status[parts[1]]
+                return self._send(status, f"status {status}".encode(), "text/plain")
+            body = None
+            if len(parts) == 2:  # (tests may swap `page` for a one-argument function)
+                body = index.page(parts[1], html=True) if html else index.page(parts[1])
             if body is None:
                 return self._send(404, b"not found", "text/plain")
-            return self._send(200, body, JSON_TYPE)
+            return self._send(200, body, kind)
 
         def _file(self, byte_range: str | None) -> None:
             if index.file_delay:
@@ -156,6 +234,8 @@ def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
                 index.release.wait(index.range_delay)
             name = self.path.rsplit("/", 1)[-1]
             data = index.files.get(name)
+            if data is None and name.endswith(".metadata"):
+                data = index.metadata_of(name.removesuffix(".metadata"))
             if data is None or name in index.missing_files:
                 return self._send(404, b"not found", "text/plain")
             match = _RANGE.fullmatch(byte_range or "")

@@ -1,0 +1,327 @@
+# Maintainers: a provider release against all of its dependents (`drift-audit ecosystem`).
+#
+# Owns: the consumer list (`--consumers FILE`: `name==version`, `name`, a folder,
+# `name @ file:///...`, `#` comments; or `--dependents`, found on the index by
+# sources/dependents.py), one audit per consumer through engine.py, each consumer's outcome,
+# the blast radius of each changed provider symbol, and the SQLite store.
+# - A consumer's `findings` are exactly what `drift-audit CONSUMER --against TARGET
+#   --format json` reports for it alone (`audit_one` makes that document the same way the CLI
+#   does: pipeline.audit, fixes on, json_report). Its outcome: `error` (could not be audited:
+#   the one-line reason), `regressed` (a new error), `still-broken` (errors, all already
+#   there at its baseline), `fixed` (an error of the baseline that the target no longer has,
+#   found by auditing the consumer against its baseline release too), else `clean`.
+# - The provider side is shared: every audit uses the same cache, where the provider's files
+#   and the lookup memo (keyed by file content) land once; the parent fetches the target
+#   before the audits start.
+# - The store (stdlib sqlite3) gets each result as it finishes, committed at once: a rerun
+#   with the same store skips what is done (same consumer, target and baseline); Ctrl-C or a
+#   crash loses nothing finished.
+# Takes: specs and options. Gives: an EcosystemReport.
+"""Ecosystem runs: one provider release, many consumers, one report."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+from auditor.engine import make_engine
+from auditor.errors import AuditError, BadSpecError
+from auditor.model import BlastRadius, ConsumerResult, EcosystemReport, Outcome
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping, Sequence
+    from pathlib import Path
+
+    from auditor.engine import Done
+
+log = logging.getLogger("drift_audit")
+
+SCHEMA_VERSION = 1
+DEFAULT_TIMEOUT = 600.0  # seconds per consumer
+DEFAULT_MEMORY = 4 << 30  # bytes of address space per consumer audit
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One consumer's audit, as a worker needs it (picklable)."""
+
+    spec: str
+    target: str
+    baseline: str | None
+    cache_dir: str | None
+    index_url: str | None
+    offline: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Audited:
+    """What a worker sends back: the CLI's JSON documents (target; baseline when known)."""
+
+    exit_status: int
+    report: str | None  # the JSON report against the target
+    at_baseline: str | None  # the JSON report against the baseline release alone
+    error: str | None = None
+
+
+# --------------------------------------------------------------------------- the list
+
+
+def read_consumers(text: str) -> list[str]:
+    """One consumer per line; blank lines and `#` comments skipped; duplicates once."""
+    out: list[str] = []
+    for raw in text.splitlines():
+        line = raw.split(" #", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
+        if line and line not in out:
+            out.append(line)
+    return out
+
+
+def provider_name(target: str) -> str:
+    try:
+        req = Requirement(target)
+    except InvalidRequirement as exc:
+        raise BadSpecError(f"--against {target!r}: {exc}", hint="e.g. vllm==0.17.0") from exc
+    if req.url is None and not any(s.operator in ("==", "===") for s in req.specifier):
+        raise BadSpecError(
+            f"--against {target} must name one release",
+            hint=f"pin it: {req.name}==VERSION (an ecosystem run audits one target)",
+        )
+    return canonicalize_name(req.name)
+
+
+# --------------------------------------------------------------------------- one audit
+
+
+def audit_one(task: Task) -> Audited:
+    """The consumer's JSON report against the target, made as the CLI makes it; and, when it
+    has a baseline, its report against the baseline release alone (for `fixed`)."""
+    from auditor import pipeline
+    from auditor.reporters import json_report
+
+    options: dict[str, Any] = {
+        "cache_dir": task.cache_dir,
+        "index_url": task.index_url,
+        "offline": task.offline,
+        "fixes": True,
+    }
+    try:
+        report = pipeline.audit(task.spec, [task.target], baseline=task.baseline, **options)
+    except AuditError as exc:
+        return Audited(2, None, None, exc.message)
+    document = json_report.render(report)
+    baseline = report.provider.baseline
+    at_baseline = None
+    if baseline is not None:
+        at_baseline = _at_baseline(task, report.provider.name, baseline, options)
+    failing = any(f.status.value == "new" and f.severity.value == "error" for f in report.findings)
+    return Audited(1 if failing else 0, document, at_baseline)
+
+
+def _at_baseline(task: Task, provider: str, version: str, options: dict[str, Any]) -> str | None:
+    from auditor import pipeline
+    from auditor.reporters import json_report
+
+    pinned = task.baseline or f"{provider}=={version}"
+    try:
+        report = pipeline.audit(task.spec, [pinned], baseline=pinned, **options)
+    except AuditError as exc:
+        log.info("%s against its baseline %s: %s", task.spec, pinned, exc.message)
+        return None
+    return json_report.render(report)
+
+
+def outcome_of(spec: str, done: Done[Task, Audited]) -> ConsumerResult:
+    """The consumer's row: its outcome, from the worker's documents (or failure)."""
+    audited = done.result
+    if audited is None or done.failure is not None:
+        return ConsumerResult(
+            spec, None, None, None, Outcome.ERROR, done.failure, seconds=done.seconds
+        )
+    if audited.report is None:
+        return ConsumerResult(
+            spec, None, None, None, Outcome.ERROR, audited.error, seconds=done.seconds
+        )
+    data = json.loads(audited.report)
+    findings = tuple(data["findings"])
+    errors = [f for f in findings if f["severity"] == "error"]
+    fixed = _fixed(audited.at_baseline, findings)
+    if any(f["status"] == "new" for f in errors):
+        outcome = Outcome.REGRESSED
+    elif errors:
+        outcome = Outcome.STILL_BROKEN
+    elif fixed:
+        outcome = Outcome.FIXED
+    else:
+        outcome = Outcome.CLEAN
+    consumer = data["consumer"]
+    return ConsumerResult(
+        spec,
+        consumer.get("name"),
+        consumer.get("version"),
+        data["provider"].get("baseline"),
+        outcome,
+        None,
+        findings,
+        fixed,
+        done.seconds,
+    )
+
+
+def _fixed(at_baseline: str | None, findings: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
+    """Errors the consumer had with its baseline release that the target no longer has."""
+    if at_baseline is None:
+        return ()
+    before = [f for f in json.loads(at_baseline)["findings"] if f["severity"] == "error"]
+    now = {f["fingerprint"] for f in findings}
+    return tuple(sorted({f["fingerprint"] for f in before} - now))
+
+
+# --------------------------------------------------------------------------- the store
+
+
+class Store:
+    """Results of finished audits, one row per (consumer, target, baseline)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.db = sqlite3.connect(str(path) if path is not None else ":memory:")
+        self.db.execute(
+            "CREATE TABLE IF NOT EXISTS audits (spec TEXT NOT NULL, target TEXT NOT NULL,"
+            " baseline TEXT NOT NULL, row TEXT NOT NULL, finished REAL NOT NULL,"
+            " PRIMARY KEY (spec, target, baseline))"
+        )
+        self.db.commit()
+
+    def done(self, target: str, baseline: str | None) -> dict[str, ConsumerResult]:
+        rows = self.db.execute(
+            "SELECT spec, row FROM audits WHERE target = ? AND baseline = ?",
+            (target, baseline or ""),
+        )
+        return {spec: _result(json.loads(row)) for spec, row in rows}
+
+    def put(self, target: str, baseline: str | None, result: ConsumerResult) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO audits VALUES (?, ?, ?, ?, ?)",
+            (result.spec, target, baseline or "", json.dumps(_row(result)), time.time()),
+        )
+        self.db.commit()
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _row(result: ConsumerResult) -> dict[str, Any]:
+    return {
+        "spec": result.spec,
+        "name": result.name,
+        "version": result.version,
+        "baseline": result.baseline,
+        "outcome": result.outcome.value,
+        "error": result.error,
+        "findings": list(result.findings),
+        "fixed": list(result.fixed),
+        "seconds": result.seconds,
+    }
+
+
+def _result(row: Mapping[str, Any]) -> ConsumerResult:
+    return ConsumerResult(
+        row["spec"],
+        row["name"],
+        row["version"],
+        row["baseline"],
+        Outcome(row["outcome"]),
+        row["error"],
+        tuple(row["findings"]),
+        tuple(row["fixed"]),
+        float(row["seconds"]),
+    )
+
+
+# --------------------------------------------------------------------------- the run
+
+
+def run(
+    specs: Sequence[str],
+    target: str,
+    *,
+    baseline: str | None = None,
+    engine: str = "local",
+    jobs: int | None = None,
+    ray_address: str | None = None,
+    store: Path | None = None,
+    cache_dir: str | None = None,
+    index_url: str | None = None,
+    offline: bool = False,
+    timeout: float = DEFAULT_TIMEOUT,
+    memory: int | None = DEFAULT_MEMORY,
+    on_result: Callable[[ConsumerResult, int, int], None] | None = None,
+) -> EcosystemReport:
+    """Audit every consumer against `target`; results stored as they finish."""
+    started = time.perf_counter()
+    provider = provider_name(target)
+    kept = Store(store)
+    try:
+        finished = kept.done(target, baseline)
+        todo = [s for s in specs if s not in finished]
+        _warm_provider(target, baseline, cache_dir, index_url, offline)
+        tasks = [Task(s, target, baseline, cache_dir, index_url, offline) for s in todo]
+        results = dict(finished)
+        for done in make_engine(engine, jobs=jobs, address=ray_address).run(
+            audit_one, tasks, timeout=timeout, memory=memory
+        ):
+            result = outcome_of(done.task.spec, done)
+            kept.put(target, baseline, result)
+            results[result.spec] = result
+            if on_result is not None:
+                on_result(result, len(results), len(specs))
+    finally:
+        kept.close()
+    rows = tuple(results[s] for s in specs if s in results)
+    stats = {
+        "consumers": len(rows),
+        "reused_from_store": len(finished),
+        "audited": len(tasks),
+        "engine": engine,
+        "seconds": round(time.perf_counter() - started, 3),
+        **{o.value: sum(1 for r in rows if r.outcome is o) for o in Outcome},
+    }
+    return EcosystemReport(provider, target, baseline, rows, blast_radius(rows), stats)
+
+
+def _warm_provider(
+    target: str, baseline: str | None, cache_dir: str | None, index_url: str | None, offline: bool
+) -> None:
+    """Fetch the target (and a given baseline) once, before the audits share the cache."""
+    from auditor.sources import open_index
+
+    index = open_index(index_url, cache_dir, offline)
+    try:
+        for spec in (target, baseline):
+            if spec is not None:
+                index.releases(spec)
+    finally:
+        index.close()
+
+
+def blast_radius(results: Iterable[ConsumerResult]) -> tuple[BlastRadius, ...]:
+    """Per provider symbol with new errors: how many consumers and call sites it breaks,
+    the widest first."""
+    consumers: dict[str, set[str]] = {}
+    sites: dict[str, int] = {}
+    for result in results:
+        for finding in result.findings:
+            if finding.get("status") != "new" or finding.get("severity") != "error":
+                continue
+            symbol = str(finding["symbol"])
+            consumers.setdefault(symbol, set()).add(result.spec)
+            sites[symbol] = sites.get(symbol, 0) + 1
+    ranked = sorted(consumers, key=lambda s: (-len(consumers[s]), -sites[s], s))
+    return tuple(BlastRadius(s, len(consumers[s]), sites[s]) for s in ranked)

@@ -1,0 +1,1 @@
+"""Synthetic ecosystems: one provider, many consumers, each consumer's outcome known."""

@@ -1,0 +1,72 @@
+"""The ecosystem run's HTML page in a real browser (Debian's Chromium through Playwright).
+
+Like test_html_browser.py: skipped locally without chromium or playwright, a failure in CI.
+The page is built from the fixture run of test_ecosystem.py (a regressed consumer, a broken
+one, one that could not be audited) with a hostile consumer name added.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from auditor import ecosystem
+from auditor.model import ConsumerResult, Outcome
+from auditor.reporters.ecosystem import render_html
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+from test_ecosystem import BASELINE, MISSING, REGRESSED, STILL_BROKEN, TARGET
+from test_html_browser import CHROMIUM_ARGS, IN_CI
+from test_html_browser import MISSING as NO_BROWSER
+
+pytestmark = pytest.mark.skipif(
+    NO_BROWSER is not None and not IN_CI, reason=f"browser test skipped: {NO_BROWSER}"
+)
+HOSTILE = '<img src=x onerror="alert(1)">==1.0'
+
+
+def test_the_page_shows_outcomes_regressions_and_blast_radius(tmp_path: Path) -> None:
+    if NO_BROWSER is not None:
+        pytest.fail(f"CI must run the browser test, but: {NO_BROWSER}", pytrace=False)
+    from playwright.sync_api import sync_playwright
+
+    report = ecosystem.run(
+        [REGRESSED, STILL_BROKEN, MISSING], TARGET, baseline=BASELINE,
+        cache_dir=str(tmp_path / "cache"), offline=True,
+    )  # fmt: skip
+    hostile = ConsumerResult(HOSTILE, None, None, None, Outcome.ERROR, "<script>x</script>")
+    report = replace(report, consumers=(*report.consumers, hostile))
+    page_file = tmp_path / "eco.html"
+    page_file.write_text(render_html(report), encoding="utf-8")
+    requests: list[str] = []
+    errors: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS, headless=True
+        )
+        page = browser.new_page()
+        page.on("request", lambda r: requests.append(r.url))
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("dialog", lambda d: errors.append(f"dialog: {d.message}"))
+        page.goto(page_file.as_uri())
+        rows: list[dict[str, Any]] = page.eval_on_selector_all(
+            "#consumers tbody tr",
+            "rows => rows.map(r => ({spec: r.cells[0].innerText, outcome: r.cells[1].innerText}))",
+        )
+        symbols = page.eval_on_selector_all("#symbols tbody tr", "rows => rows.length")
+        regressed = page.inner_text("section.consumer")
+        shot = tmp_path / "eco.png"
+        page.screenshot(path=str(shot), full_page=True)
+        browser.close()
+    assert [r["outcome"] for r in rows] == ["regressed", "error", "error", "still-broken"]
+    assert HOSTILE in [r["spec"] for r in rows]  # shown as text, not run
+    assert symbols == len(report.symbols) > 0
+    assert "removed-symbol" in regressed and "acme.utils.cdiv" in regressed
+    assert errors == []
+    assert {u.split(":", 1)[0] for u in requests} <= {"file"}
+    assert shot.stat().st_size > 5_000
