@@ -284,7 +284,8 @@ def rename_suggestion(keyword: str, before: Signature, after: Signature) -> str 
     old_names = [p.name for p in before.params]
     added = [p.name for p in after.params if p.name not in old_names and p.kind in KEYWORD_CAPABLE]
     if not added:
-        return None
+        stem = _same_stem(keyword, after)
+        return f"was it renamed to {stem!r}? pass {stem}=... instead" if stem else None
     position = old_names.index(keyword) if keyword in old_names else -1
     scored = sorted(added, key=lambda name: (-_similarity(keyword, name), name))
     best = scored[0]
@@ -293,6 +294,36 @@ def rename_suggestion(keyword: str, before: Signature, after: Signature) -> str 
     if _similarity(keyword, best) >= 0.5 or (same_place and len(added) == 1):
         return f"was it renamed to {best!r}? pass {best}=... instead"
     return None
+
+
+def _same_stem(keyword: str, after: Signature) -> str | None:
+    """A parameter of the target whose name holds the gone keyword's, or the reverse, or that
+    shares a long prefix with it (`sparse` / `sparse_output`, `use_auth_token` / `token`,
+    `proxies` / `proxy`, `convert` / `converter`): the likeliest new name when the rename
+    happened releases before the old name went (so the new one is not new in the target)."""
+    best: tuple[int, str] | None = None
+    for param in after.params:
+        name = param.name
+        if param.kind not in KEYWORD_CAPABLE or name == keyword or min(len(name), len(keyword)) < 4:
+            continue
+        shorter = min(len(name), len(keyword))
+        common = len(_common_prefix(name, keyword))
+        if name in keyword or keyword in name:
+            score = shorter
+        elif common >= 4 and common >= 0.6 * shorter:
+            score = common
+        else:
+            continue
+        if best is None or (score, -len(name)) > (best[0], -len(best[1])):
+            best = (score, name)
+    return best[1] if best else None
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
 
 
 def compare(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem, ...]:

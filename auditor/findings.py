@@ -392,7 +392,7 @@ def _finding(check: SiteCheck, problem: Problem, versions: tuple[str, ...]) -> F
         status=status,
         first_audited=check.targets[0][0] if check.targets else None,
         level=problem.level,
-        hint=problem.hint,
+        hint=problem.hint if status is Status.NEW else None,  # never "repair" what already failed
     )
 
 
