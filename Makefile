@@ -64,6 +64,11 @@ golden: $(STAMP) ## rewrite the golden reports after a reviewed change
 .PHONY: bench
 bench: $(STAMP) ## time the headline audit cold and warm vs the whole-wheel path (needs the network)
 	$(PY) benchmarks/bench.py
+	$(PY) benchmarks/bench_ecosystem.py
+
+.PHONY: bench-ecosystem
+bench-ecosystem: $(STAMP) ## ecosystem runs on 200 synthetic consumers: per core, 1 vs 2 workers, sharing
+	$(PY) benchmarks/bench_ecosystem.py
 
 clean: ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
