@@ -283,15 +283,17 @@ def rename_suggestion(keyword: str, before: Signature, after: Signature) -> str 
     """For a keyword that is gone: the new parameter it was most likely renamed to."""
     old_names = [p.name for p in before.params]
     added = [p.name for p in after.params if p.name not in old_names and p.kind in KEYWORD_CAPABLE]
-    if not added:
-        stem = _same_stem(keyword, after)
-        return f"was it renamed to {stem!r}? pass {stem}=... instead" if stem else None
-    position = old_names.index(keyword) if keyword in old_names else -1
     scored = sorted(added, key=lambda name: (-_similarity(keyword, name), name))
-    best = scored[0]
+    best = scored[0] if scored else None
+    if best is not None and _similarity(keyword, best) >= 0.5:
+        return f"was it renamed to {best!r}? pass {best}=... instead"
+    stem = _same_stem(keyword, after)  # a name of the same stem, new or not, before position
+    if stem is not None:
+        return f"was it renamed to {stem!r}? pass {stem}=... instead"
+    position = old_names.index(keyword) if keyword in old_names else -1
     new_names = [p.name for p in after.params]
-    same_place = position >= 0 and new_names.index(best) == position
-    if _similarity(keyword, best) >= 0.5 or (same_place and len(added) == 1):
+    same_place = best is not None and position >= 0 and new_names.index(best) == position
+    if best is not None and same_place and len(added) == 1:
         return f"was it renamed to {best!r}? pass {best}=... instead"
     return None
 
