@@ -71,9 +71,11 @@ Examples:
   drift-audit . --against vllm==0.17.0 --baseline-file .drift-baseline.json
   drift-audit . --against vllm==0.17.0 --select unexpected-keyword,missing-argument
   drift-audit . --against vllm==0.17.0 --statistics
+  drift-audit . --against vllm==0.17.0 --diff
   drift-audit --explain unexpected-keyword
   drift-audit --list-kinds
   drift-audit cache info          (or: cache clear; both take --cache-dir)
+  drift-audit ecosystem --help    (a provider release against its dependents)
 
 \b
 Exit status:
@@ -204,9 +206,14 @@ def _explain(ctx: click.Context, _param: click.Parameter, value: str | None) -> 
 @click.option(
     "--baseline-file",
     metavar="FILE",
-    help="A previous JSON report; findings recorded there are 'baselined' and do not fail.",
+    help="A baseline file (--write-baseline) or JSON report; findings recorded there are "
+    "'baselined' and do not fail.",
 )
-@click.option("--write-baseline", metavar="FILE", help="Also write this run's JSON report to FILE.")
+@click.option(
+    "--write-baseline",
+    metavar="FILE",
+    help="Also write the baseline file: this run's findings as fingerprints, sorted.",
+)
 @click.option("--offline", is_flag=True, help="Never use the network; use the cache only.")
 @click.option("--cache-dir", metavar="DIR", help="Where fetched sources are cached.")
 @click.option("--index-url", metavar="URL", help="Package index (simple API). Default: pip's.")
