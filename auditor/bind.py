@@ -285,10 +285,11 @@ def rename_suggestion(keyword: str, before: Signature, after: Signature) -> str 
     added = [p.name for p in after.params if p.name not in old_names and p.kind in KEYWORD_CAPABLE]
     scored = sorted(added, key=lambda name: (-_similarity(keyword, name), name))
     best = scored[0] if scored else None
-    if best is not None and _similarity(keyword, best) >= 0.5:
+    similar = _similarity(keyword, best) if best is not None else 0.0
+    stem = _same_stem(keyword, after)  # a name of the same stem, new in the target or not
+    if best is not None and (similar >= 0.8 or (similar >= 0.5 and stem is None)):
         return f"was it renamed to {best!r}? pass {best}=... instead"
-    stem = _same_stem(keyword, after)  # a name of the same stem, new or not, before position
-    if stem is not None:
+    if stem is not None:  # a shared stem says more than a middling likeness
         return f"was it renamed to {stem!r}? pass {stem}=... instead"
     position = old_names.index(keyword) if keyword in old_names else -1
     new_names = [p.name for p in after.params]
