@@ -279,14 +279,22 @@ def override_mismatch(override: Signature, before: Signature, after: Signature) 
     return None
 
 
-def rename_suggestion(keyword: str, before: Signature, after: Signature) -> str | None:
-    """For a keyword that is gone: the new parameter it was most likely renamed to."""
+def rename_suggestion(
+    keyword: str, before: Signature, after: Signature, shape: CallShape | None = None
+) -> str | None:
+    """For a keyword that is gone: the new parameter it was most likely renamed to (never one
+    the call already passes, by keyword or by position)."""
     old_names = [p.name for p in before.params]
-    added = [p.name for p in after.params if p.name not in old_names and p.kind in KEYWORD_CAPABLE]
+    passed = _passed(after, shape)
+    added = [
+        p.name
+        for p in after.params
+        if p.name not in old_names and p.kind in KEYWORD_CAPABLE and p.name not in passed
+    ]
     scored = sorted(added, key=lambda name: (-_similarity(keyword, name), name))
     best = scored[0] if scored else None
     similar = _similarity(keyword, best) if best is not None else 0.0
-    stem = _same_stem(keyword, after)  # a name of the same stem, new in the target or not
+    stem = _same_stem(keyword, after, passed)  # a name of the same stem, new or not
     if best is not None and (similar >= 0.8 or (similar >= 0.5 and stem is None)):
         return f"was it renamed to {best!r}? pass {best}=... instead"
     if stem is not None:  # a shared stem says more than a middling likeness
@@ -299,7 +307,15 @@ def rename_suggestion(keyword: str, before: Signature, after: Signature) -> str 
     return None
 
 
-def _same_stem(keyword: str, after: Signature) -> str | None:
+def _passed(signature: Signature, shape: CallShape | None) -> frozenset[str]:
+    """The parameters a call fills: its keywords, and the positional ones it reaches."""
+    if shape is None:
+        return frozenset()
+    positional = [p.name for p in signature.params if p.kind in POSITIONAL]
+    return frozenset((*shape.keywords, *positional[: shape.positional]))
+
+
+def _same_stem(keyword: str, after: Signature, passed: frozenset[str] = frozenset()) -> str | None:
     """A parameter of the target whose name holds the gone keyword's, or the reverse, or that
     shares a long prefix with it (`sparse` / `sparse_output`, `use_auth_token` / `token`,
     `proxies` / `proxy`, `convert` / `converter`): the likeliest new name when the rename
@@ -307,14 +323,15 @@ def _same_stem(keyword: str, after: Signature) -> str | None:
     best: tuple[int, str] | None = None
     for param in after.params:
         name = param.name
-        if param.kind not in KEYWORD_CAPABLE or name == keyword or min(len(name), len(keyword)) < 4:
+        skip = param.kind not in KEYWORD_CAPABLE or name == keyword or name in passed
+        if skip or min(len(name), len(keyword)) < 4:
             continue
         shorter = min(len(name), len(keyword))
         common = len(_common_prefix(name, keyword))
         if name in keyword or keyword in name:
             score = shorter
-        elif common >= 4 and common >= 0.6 * shorter:
-            score = common
+        elif common >= 4 and common >= 0.6 * shorter and not name[:common].endswith("_"):
+            score = common  # `prox`: one word spelled two ways, not `kv_cache_` + other words
         else:
             continue
         if best is None or (score, -len(name)) > (best[0], -len(best[1])):
@@ -337,7 +354,7 @@ def compare(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem
 def _compared(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem, ...]:
     """The problems of `after`, with suggestions, plus those only a comparison can see:
     deprecations new in the target, positional shifts and override mismatches."""
-    problems = [_suggest(p, before, after) for p in after.problems]
+    problems = [_suggest(site, p, before, after) for p in after.problems]
     deprecated = _newly_deprecated(before, after)
     if deprecated is not None:
         problems.append(deprecated)
@@ -414,7 +431,7 @@ def repair(site: Site, problem: Problem, before: Verdict | None, after: Verdict)
     if site.call is None or old is None or new is None or site.call.star_kwargs:
         return None
     if problem.kind is Kind.UNEXPECTED_KEYWORD and problem.parameter:
-        return _keyword_repair(problem.parameter, problem, old, new)
+        return _keyword_repair(problem.parameter, problem, old, new, site.call)
     if problem.kind is Kind.DEPRECATED and problem.parameter:
         symbol = after.resolution.symbol
         renamed = dict(symbol.renamed) if symbol is not None else {}
@@ -429,11 +446,11 @@ def repair(site: Site, problem: Problem, before: Verdict | None, after: Verdict)
 
 
 def _keyword_repair(
-    keyword: str, problem: Problem, before: Signature, after: Signature
+    keyword: str, problem: Problem, before: Signature, after: Signature, shape: CallShape
 ) -> FixHint | None:
     if problem.suggestion and problem.suggestion.startswith("it passes **kwargs"):
         return None  # the keyword goes on to another callable: not this call's to change
-    guess = _rename_target(keyword, before, after)
+    guess = _rename_target(keyword, before, after, shape)
     if guess is not None:
         why = "a rename guessed from the names and positions of the parameters"
         return FixHint("rename-keyword", False, keyword, guess, why=why)
@@ -443,8 +460,10 @@ def _keyword_repair(
     return FixHint("drop-keyword", False, keyword, default=default, why=why)
 
 
-def _rename_target(keyword: str, before: Signature, after: Signature) -> str | None:
-    text = rename_suggestion(keyword, before, after)
+def _rename_target(
+    keyword: str, before: Signature, after: Signature, shape: CallShape | None = None
+) -> str | None:
+    text = rename_suggestion(keyword, before, after, shape)
     return text.split("'")[1] if text else None
 
 
@@ -471,11 +490,11 @@ def _instead(keyword: str, new: str | None) -> str:
     return f"the provider warns when {keyword!r} is passed; stop passing it"
 
 
-def _suggest(problem: Problem, before: Verdict | None, after: Verdict) -> Problem:
+def _suggest(site: Site, problem: Problem, before: Verdict | None, after: Verdict) -> Problem:
     if before is None or before.callee is None or after.callee is None:
         return problem
     if problem.kind is Kind.UNEXPECTED_KEYWORD and problem.parameter:
-        hint = rename_suggestion(problem.parameter, before.callee, after.callee)
+        hint = rename_suggestion(problem.parameter, before.callee, after.callee, site.call)
     elif problem.kind is Kind.MISSING_ARGUMENT and problem.parameter:
         param = after.callee.param(problem.parameter)
         annotation = f": {param.annotation}" if param and param.annotation else ""

@@ -87,7 +87,11 @@ class LocalEngine:
                     writer.close()
                     running[proc.sentinel] = (task, proc, reader, time.monotonic())
                 soonest = min(t0 for _, _, _, t0 in running.values()) + timeout
-                ready = wait(list(running), timeout=max(0.0, soonest - time.monotonic()))
+                # a child's result can be larger than a pipe holds: it blocks writing until
+                # the parent reads, so a readable pipe counts as done, as does an exit
+                readers = {entry[2]: sentinel for sentinel, entry in running.items()}
+                woken = wait([*running, *readers], timeout=max(0.0, soonest - time.monotonic()))
+                ready = {readers.get(w, w) for w in woken}
                 now = time.monotonic()
                 for sentinel in list(running):
                     task, proc, reader, t0 = running[sentinel]
@@ -135,7 +139,7 @@ def _collect(task: Any, proc: Any, reader: Any, seconds: float) -> Done[Any, Any
         status, value = None, None
     finally:
         reader.close()
-        proc.join(1)
+        proc.join(10)
     if status == "ok":
         return Done(task, value, None, seconds)
     if status == "failed":

@@ -155,6 +155,20 @@ def _crash(_: int) -> int:
     raise RuntimeError("boom")
 
 
+def _big(size: int) -> bytes:
+    return b"x" * size
+
+
+def test_a_result_larger_than_a_pipe_comes_back_at_once() -> None:
+    """verl's and ray's reports (66-99 KiB) once filled the pipe: the child blocked writing,
+    the parent waited for it to exit, and both ended as timeouts after 600 s."""
+    started = time.monotonic()
+    done = list(LocalEngine(2).run(_big, [1 << 20, 10], timeout=60, memory=None))
+    assert time.monotonic() - started < 20
+    assert sorted(len(d.result or b"") for d in done) == [10, 1 << 20]
+    assert all(d.failure is None for d in done)
+
+
 def test_a_hung_or_hungry_task_is_an_error_and_the_run_goes_on() -> None:
     engine = LocalEngine(2)
     started = time.monotonic()

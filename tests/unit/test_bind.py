@@ -245,3 +245,20 @@ def test_compare_reports_a_deprecation_new_in_the_target() -> None:
     old, new = verdict(plain), verdict(plain, deprecated="marked @deprecated")
     assert [p.kind for p in compare(site, old, new)] == [Kind.DEPRECATED]
     assert compare(site, new, new) == ()
+
+
+def test_no_rename_to_a_parameter_the_call_passes_or_of_another_word() -> None:
+    """speculators' `get_kv_cache_config_from_groups(cfg, groups, kv_cache_specs=...,
+    available_memory=...)`: `kv_cache_groups` shares only the `kv_cache_` prefix and is
+    already passed by position; no rename to it is suggested."""
+    before = sig(("vllm_config", PK, True), ("kv_cache_groups", PK, True),
+                 ("kv_cache_specs", PK, True), ("available_memory", PK, True))  # fmt: skip
+    after = sig(("vllm_config", PK, True), ("kv_cache_groups", PK, True),
+                ("available_memory", PK, True))  # fmt: skip
+    shape = CallShape(2, ("kv_cache_specs", "available_memory"))
+    assert rename_suggestion("kv_cache_specs", before, after, shape) is None
+    assert rename_suggestion("kv_cache_specs", before, after) is None
+    renamed = sig(("sparse_output", PK, False))
+    assert "sparse_output" in (
+        rename_suggestion("sparse", sig(("sparse", PK, False)), renamed) or ""
+    )
