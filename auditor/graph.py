@@ -24,13 +24,14 @@ import ast
 import contextlib
 import hashlib
 import json
+import os
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from auditor.files import confined
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from pathlib import Path
 
     from auditor.files import Confined
@@ -43,8 +44,8 @@ _INIT_NAMES = ("/__init__.py", "/__init__.pyi", ".py", ".pyi")
 
 
 class CallGraph:
-    """Built on first use: networkx (~0.07-0.17 s to import here) only when a chain is asked
-    for, and not even then when `store` already holds the chains of a graph of this shape."""
+    """Built on first use, when a chain is asked for, and not even then when `store` already
+    holds the chains of a graph of this shape; networkx only for `graph` itself."""
 
     def __init__(
         self,
@@ -52,19 +53,46 @@ class CallGraph:
         entry_points: Iterable[str] = (),
         store: Path | None = None,
         root: Path | None = None,
+        complete: Callable[[], ConsumerScan] | None = None,
     ) -> None:
-        self._scan = scan
-        exports = _Exports(scan)
-        modules = [d.name for d in scan.definitions if d.kind == "module"]
-        declared = {t for ref in entry_points if (t := exports.reference(ref)) is not None}
-        mains = {m for m in modules if m.rsplit(".", 1)[-1] == "__main__"}
-        self.entry_points = frozenset(declared | exports.public_api() | mains)
-        self.public_modules = frozenset(m for m in modules if _is_public(m))
+        self._given = scan
+        self._complete = complete
+        self._declared = tuple(entry_points)
+        self._store_folder = store
+        self._root = root
         self._cache: dict[str, tuple[tuple[str, ...], ...]] = {}
-        path = store / f"{self.fingerprint()}.json" if store is not None else None
-        self._store = confined(path, root) if path is not None else None
-        self._stored = _load_chains(self._store)
         self._new = False
+
+    @cached_property
+    def _scan(self) -> ConsumerScan:
+        """Every definition and edge: the complete scan, asked for only when a chain is
+        (a scan that walked only the files reaching the provider has not got them all)."""
+        return self._complete() if self._complete is not None else self._given
+
+    @cached_property
+    def entry_points(self) -> frozenset[str]:
+        exports = _Exports(self._scan)
+        declared = {t for ref in self._declared if (t := exports.reference(ref)) is not None}
+        mains = {m for m in self._modules if m.rsplit(".", 1)[-1] == "__main__"}
+        return frozenset(declared | exports.public_api() | mains)
+
+    @cached_property
+    def public_modules(self) -> frozenset[str]:
+        return frozenset(m for m in self._modules if _is_public(m))
+
+    @cached_property
+    def _modules(self) -> list[str]:
+        return [d.name for d in self._scan.definitions if d.kind == "module"]
+
+    @cached_property
+    def _store(self) -> tuple[Confined, str] | None:
+        folder = self._store_folder
+        path = folder / f"{self.fingerprint()}.json" if folder is not None else None
+        return confined(path, self._root) if path is not None else None
+
+    @cached_property
+    def _stored(self) -> dict[str, list[list[str]]]:
+        return _load_chains(self._store)
 
     def fingerprint(self) -> str:
         """A hash of what the chains depend on: names, edges, sites' scopes, entry points
@@ -84,7 +112,7 @@ class CallGraph:
 
     def save(self) -> None:
         """Keep the chains computed in this run for the next one (atomic; errors ignored)."""
-        if self._store is None or not self._new:
+        if not self._new or self._store is None:
             return
         document = {scope: [list(c) for c in chains] for scope, chains in self._cache.items()}
         document.update({k: v for k, v in self._stored.items() if k not in document})
@@ -122,17 +150,55 @@ class CallGraph:
         return self._cache[scope]
 
     def _chains(self, scope: str) -> tuple[tuple[str, ...], ...]:
-        import networkx as nx
-
-        if scope not in self.graph:
-            return ()
-        paths = nx.single_source_shortest_path(self.graph.reverse(copy=False), scope)
+        paths = self._shortest_paths(scope)
         for starts in (self.entry_points, self.public_modules):
             found = [tuple(reversed(p)) for node, p in paths.items() if node in starts]
             if found:
                 found.sort(key=lambda chain: (len(chain), chain))
                 return tuple(found[:MAX_CHAINS])
         return ()
+
+    def _shortest_paths(self, scope: str) -> dict[str, list[str]]:
+        """node -> a shortest path from `scope` back along the edges (callers first found).
+
+        networkx's `single_source_shortest_path` on the reversed graph, step for step
+        (breadth first, each node's callers in the order their edges were added), without
+        importing networkx (~0.1 s, more than the rest of a cold headline audit's chains).
+        DRIFT_AUDIT_NO_OWN_BFS=1 asks networkx, as before."""
+        if os.environ.get("DRIFT_AUDIT_NO_OWN_BFS"):
+            import networkx as nx
+
+            if scope not in self.graph:
+                return {}
+            return dict(nx.single_source_shortest_path(self.graph.reverse(copy=False), scope))
+        callers = self._callers
+        if scope not in callers:
+            return {}
+        paths = {scope: [scope]}
+        level = [scope]
+        while level:
+            following = []
+            for node in level:
+                for caller in callers[node]:
+                    if caller not in paths:
+                        paths[caller] = [*paths[node], caller]
+                        following.append(caller)
+            level = following
+        return paths
+
+    @cached_property
+    def _callers(self) -> dict[str, dict[str, None]]:
+        """Each node's callers, in the order `graph` would hold them (edges as added)."""
+        callers: dict[str, dict[str, None]] = {}
+        for definition in self._scan.definitions:
+            callers.setdefault(definition.name, {})
+        for edge in self._scan.edges:
+            callers.setdefault(edge.caller, {})
+            callers.setdefault(edge.callee, {})[edge.caller] = None
+        for site in self._scan.sites:
+            callers.setdefault(site.scope, {})
+            callers.setdefault(f"provider:{site.target}", {})[site.scope] = None
+        return callers
 
 
 def _is_public(module: str) -> bool:
@@ -167,6 +233,7 @@ def build_graph(
     entry_points: Iterable[str] = (),
     store: Path | None = None,
     root: Path | None = None,
+    complete: Callable[[], ConsumerScan] | None = None,
 ) -> CallGraph:
     """The consumer's call graph with its edges into the provider.
 
@@ -174,8 +241,10 @@ def build_graph(
         scan: the consumer scan.
         entry_points: object references from the consumer's metadata (`pkg.cli:main`,
             `pkg.cli:App.run`, `pkg.plugin`); ones that name nothing in the scan are ignored.
+        complete: gives the complete scan when `scan` walked only some files
+            (scan.scan_sites); called the first time a chain is asked for.
     """
-    return CallGraph(scan, entry_points, store, root)
+    return CallGraph(scan, entry_points, store, root, complete)
 
 
 # --------------------------------------------------------------------------- exports

@@ -12,11 +12,18 @@ A drift timeline (a spec matching many releases) stays cheap: a release whose ev
 file the audit read (and every folder it probed) has the same content as in a release already
 checked gets that release's verdicts without parsing anything; and a site is bound once per
 distinct set of answers from the provider (`_VerdictMemo`).
+
+A repeated audit stays cheap too: the consumer scan is kept in the cache under a key of
+every file's text (scan/store.py: read back, nothing parsed), provider lookups come from the
+memo (indexed by dependency digests), and Python's cyclic collector is paused for the run
+(`collector_paused`). Each has a DRIFT_AUDIT_NO_* switch; tests/functional/
+test_optimisations.py checks that the findings are the same with and without each.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import logging
 import os
@@ -40,7 +47,7 @@ from auditor.model import Action, ConsumerInfo, ProviderInfo, Report, Stats
 from auditor.progress import Progress
 from auditor.provider import MemoizedProvider, ResolutionMemo
 from auditor.provider.paths import module_files
-from auditor.scan import scan_consumer
+from auditor.scan import ScanStore, scan_cached
 from auditor.sources import infer_baseline, open_index, resolve_consumer
 
 if TYPE_CHECKING:
@@ -115,7 +122,8 @@ def audit(
         recorded = _recorded_findings(baseline_file, baseline_file_root)
         root = project_root if project_root is not None else consumer_project_root(consumer)
         run = _Run(exclude, pre, recorded, root, progress, started, fixes)
-        report = _audit(index, consumer, against, baseline, run)
+        with collector_paused():
+            report = _audit(index, consumer, against, baseline, run)
     finally:
         index.close()  # background fetches and kept-alive connections end with the audit
     return _chosen(report, select, ignore, severity or {})
@@ -132,6 +140,27 @@ class _Run:
     progress: Progress
     started: float
     fixes: bool = False
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic collector off for the run, what was alive before it frozen.
+
+    A big consumer's ASTs and facts (transformers: ~10 million objects) are all alive until
+    the end: every collection of the old generation walks them again for nothing, which
+    doubled the scan's CPU. Restored afterwards, so a caller's process (a batch of audits)
+    collects as before. DRIFT_AUDIT_NO_GC_PAUSE=1 leaves the collector alone.
+    """
+    if os.environ.get("DRIFT_AUDIT_NO_GC_PAUSE") or not gc.isenabled():
+        yield
+        return
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.unfreeze()
 
 
 @contextlib.contextmanager
@@ -161,16 +190,20 @@ def _audit(
     prefix = _path_prefix(consumer_release, run.project_root)
     import_names = tuple(sorted({n for rs in targets.values() for r in rs for n in r.import_names}))
     with _stage(progress, "scanning the consumer"):
-        scan = scan_consumer(
+        memo_root = _memo_root(index)
+        scan, complete = scan_cached(
             consumer_release.tree,
             consumer_release.import_names,
             import_names,
             exclude=_module_patterns(run.exclude, prefix),
+            store=ScanStore(memo_root) if memo_root is not None else None,
+            identity=_release_identity(consumer_release),
         )
-    memo_root = _memo_root(index)
     chains = memo_root / "chains" if memo_root is not None else None
     with _stage(progress, "building the call graph"):
-        graph = build_graph(scan, consumer_entry_points(consumer_release), chains, memo_root)
+        graph = build_graph(
+            scan, consumer_entry_points(consumer_release), chains, memo_root, complete
+        )
     work = _Work(memo_root=memo_root, progress=progress)
     work.total = sum(len(rs) + (baselines[name] is not None) for name, rs in targets.items())
     progress.releases(0, work.total)
@@ -245,6 +278,17 @@ def consumer_project_root(consumer: str) -> Path | None:
     if root is not None:
         return root.resolve()
     return None if (folder / "__init__.py").is_file() else folder.resolve()
+
+
+def _release_identity(release: Release) -> str | None:
+    """What names a consumer tree that cannot change: a release from the index, by its
+    archive's sha256 (its members are checked against it, or against the RECORD it
+    holds); None for a folder or an installed distribution."""
+    sha256 = release.extra.get("sha256")
+    if release.origin != "index" or not sha256:
+        return None
+    where = release.extra.get("index", "")
+    return f"{where} {release.name} {release.version} {release.extra.get('filename', '')} {sha256}"
 
 
 def _path_prefix(release: Release, project_root: Path | None) -> str:
@@ -419,10 +463,11 @@ def _check_provider(
 
 def _prefetch_all(releases: Iterable[Release | None], scan: ConsumerScan) -> None:
     """Start fetching every release's modules at once: lazy trees download concurrently."""
+    targets = {s.target for s in scan.sites}  # a big consumer: ~80,000 sites, ~5% distinct
     for release in releases:
         prefetch = getattr(release.tree, "prefetch", None) if release is not None else None
         if release is not None and prefetch is not None:
-            owned = [s.target for s in scan.sites if s.target.split(".")[0] in release.import_names]
+            owned = [t for t in targets if t.split(".")[0] in release.import_names]
             prefetch(sorted({path for target in owned for path in module_files(target)}))
 
 
@@ -436,8 +481,12 @@ def _verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Ver
 
 
 def _release_verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Verdict, ...]:
-    for earlier in work.checked:
-        if earlier.sites == tuple(sites) and earlier.same_as(release):
+    alike = [e for e in work.checked if e.sites == tuple(sites)]
+    answers = _Answers(
+        release.tree, [e.probes for e in alike if e.import_names == release.import_names]
+    )
+    for earlier in alike:
+        if earlier.same_as(release, answers):
             logger.info(
                 "%s %s: the provider files the audit reads are those of %s; verdicts reused",
                 release.name, release.version, earlier.version,
@@ -446,7 +495,7 @@ def _release_verdicts(release: Release, sites: Sequence[Site], work: _Work) -> t
             return earlier.verdicts
     tree = _ProbedTree(release.tree)
     api = MemoizedProvider(tree, release.import_names, release.version, work.memo(release.name))
-    api.prefetch(site.target for site in sites)
+    api.prefetch({site.target for site in sites})
     verdicts = tuple(work.verdicts.check(site, api) for site in sites)
     work.modules_loaded += api.modules_loaded
     work.checked.append(
@@ -544,16 +593,46 @@ class _Probes:
     files: tuple[tuple[str, str | None], ...]  # path -> sha256 of its text, None: no file
     dirs: tuple[tuple[str, bool], ...]
 
-    def answered_by(self, tree: SourceTree) -> bool:
-        """Whether `tree` gives every one of these answers (same content, same absences)."""
-        prefetch = getattr(tree, "prefetch", None)
-        if prefetch is not None:
-            prefetch([path for path, digest in self.files if digest is not None])
+    def answered_by(self, answers: _Answers) -> bool:
+        """Whether the tree gives every one of these answers (same content, same absences)."""
         try:
-            same_files = all(_digest(tree.read_text(p)) == d for p, d in self.files)
-            return same_files and all(tree.is_dir(p) == found for p, found in self.dirs)
+            same_files = all(answers.digest(p) == d for p, d in self.files)
+            return same_files and all(answers.is_dir(p) == found for p, found in self.dirs)
         except (OSError, UnicodeDecodeError):
             return False
+
+
+class _Answers:
+    """One release's tree, each file's digest and each folder check asked once: a release
+    is compared with every release checked before it (a timeline of 35 compared each file
+    up to 34 times). The files any earlier release read are fetched together, once.
+    DRIFT_AUDIT_NO_MEMO_INDEX=1 asks the tree every time, as before."""
+
+    def __init__(self, tree: SourceTree, earlier: Sequence[_Probes]) -> None:
+        self.tree = tree
+        self._digests: dict[str, str | None] = {}
+        self._dirs: dict[str, bool] = {}
+        self._keep = not os.environ.get("DRIFT_AUDIT_NO_MEMO_INDEX")
+        prefetch = getattr(tree, "prefetch", None)
+        wanted = sorted({p for probes in earlier for p, d in probes.files if d is not None})
+        if prefetch is not None and wanted:
+            prefetch(wanted)
+
+    def digest(self, path: str) -> str | None:
+        if path in self._digests:
+            return self._digests[path]
+        found = _digest(self.tree.read_text(path))
+        if self._keep:
+            self._digests[path] = found
+        return found
+
+    def is_dir(self, path: str) -> bool:
+        if path in self._dirs:
+            return self._dirs[path]
+        found = self.tree.is_dir(path)
+        if self._keep:
+            self._dirs[path] = found
+        return found
 
 
 @dataclass(frozen=True)
@@ -564,8 +643,8 @@ class _CheckedRelease:
     probes: _Probes
     verdicts: tuple[Verdict, ...]
 
-    def same_as(self, release: Release) -> bool:
-        return release.import_names == self.import_names and self.probes.answered_by(release.tree)
+    def same_as(self, release: Release, answers: _Answers) -> bool:
+        return release.import_names == self.import_names and self.probes.answered_by(answers)
 
 
 @dataclass

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,6 +57,9 @@ class ResolutionMemo:
         followed as a link; default the memo's own folder)."""
         self.path = path
         self._entries: dict[str, list[tuple[Deps, Any]]] = {}
+        # key -> the modules an entry depends on -> their digests -> (entry's rank, value)
+        self._index: dict[str, dict[tuple[str, ...], dict[tuple[str, ...], tuple[int, Any]]]] = {}
+        self.indexed = not os.environ.get("DRIFT_AUDIT_NO_MEMO_INDEX")
         self._dirty = False
         self.hits = 0
         self.misses = 0
@@ -72,18 +76,61 @@ class ResolutionMemo:
         return cls(path, cache_root)
 
     def lookup(self, key: str, digest_of: Any) -> Any:
+        """The first stored answer whose every dependency has the digest it had then.
+
+        Indexed: entries are grouped by the modules they depend on, each group a table from
+        those modules' digests to the answer, so a lookup costs one probe per group, not a
+        comparison per entry (a 35-release timeline stores ~35 entries per key).
+        DRIFT_AUDIT_NO_MEMO_INDEX=1 compares entry by entry, as before."""
+        found = self.lookup_with_modules(key, digest_of)
+        return None if found is None else found[0]
+
+    def lookup_with_modules(self, key: str, digest_of: Any) -> tuple[Any, tuple[str, ...]] | None:
+        """lookup(), and the modules the answer depends on."""
+        if self.indexed:
+            return self._indexed_lookup(key, digest_of)
         for deps, value in self._entries.get(key, ()):
             if all(digest_of(module) == digest for module, digest in deps):
-                self.hits += 1
-                self.answered.update(module for module, _ in deps)
-                return value
+                modules = tuple(module for module, _ in deps)
+                self.count_hit(modules)
+                return value, modules
         self.misses += 1
         return None
+
+    def count_hit(self, modules: tuple[str, ...]) -> None:
+        """A lookup answered (from here, or from what a hit here gave before in this run)."""
+        self.hits += 1
+        self.answered.update(modules)
+
+    def _indexed_lookup(self, key: str, digest_of: Any) -> tuple[Any, tuple[str, ...]] | None:
+        groups = self._index.get(key)
+        if groups is None:
+            groups = self._index[key] = self._groups(key)
+        best: tuple[int, Any] | None = None
+        found: tuple[str, ...] = ()
+        for modules, table in groups.items():
+            entry = table.get(tuple(digest_of(m) for m in modules))
+            if entry is not None and (best is None or entry[0] < best[0]):
+                best, found = entry, modules
+        if best is None:
+            self.misses += 1
+            return None
+        self.count_hit(found)
+        return best[1], found
+
+    def _groups(self, key: str) -> dict[tuple[str, ...], dict[tuple[str, ...], tuple[int, Any]]]:
+        groups: dict[tuple[str, ...], dict[tuple[str, ...], tuple[int, Any]]] = {}
+        for rank, (deps, value) in enumerate(self._entries.get(key, ())):
+            modules = tuple(m for m, _ in deps)
+            table = groups.setdefault(modules, {})
+            table.setdefault(tuple(d for _, d in deps), (rank, value))
+        return groups
 
     def store(self, key: str, deps: Deps, value: Any) -> None:
         entries = self._entries.setdefault(key, [])
         if all(existing != deps for existing, _ in entries):
             entries.append((deps, value))
+            self._index.pop(key, None)  # regrouped on the next lookup
             self._dirty = True
 
     @property
@@ -188,6 +235,8 @@ class MemoizedProvider:
         self.memo = memo
         self._api: ProviderAPI | None = None
         self._digests: dict[str, str] = {}
+        # one release answers a key one way (not kept with DRIFT_AUDIT_NO_MEMO_INDEX=1)
+        self._resolved: dict[str, tuple[Resolution, tuple[str, ...]]] = {}
 
     @property
     def modules_loaded(self) -> int:
@@ -197,15 +246,27 @@ class MemoizedProvider:
         self, dotted: str, *, module_only: bool = False, from_import: bool = False
     ) -> Resolution:
         key = f"{dotted}|{int(module_only)}" + ("|from" if from_import else "")
-        stored = self.memo.lookup(key, self._digest)
+        known = self._resolved.get(key)
+        if known is not None:  # counted as the memo hit it would have been
+            self.memo.count_hit(known[1])
+            return known[0]
+        stored = self.memo.lookup_with_modules(key, self._digest)
         if stored is not None:
-            return resolution_from_json(stored)
+            resolution = resolution_from_json(stored[0])
+            self._keep(key, resolution, stored[1])
+            return resolution
         real = self._real()
         resolution, modules = real.resolve_tracked(
             dotted, module_only=module_only, from_import=from_import
         )
-        self.memo.store(key, self._deps(modules), resolution_to_json(resolution))
+        deps = self._deps(modules)
+        self.memo.store(key, deps, resolution_to_json(resolution))
+        self._keep(key, resolution, tuple(m for m, _ in deps))
         return resolution
+
+    def _keep(self, key: str, resolution: Resolution, modules: tuple[str, ...]) -> None:
+        if self.memo.indexed:
+            self._resolved[key] = (resolution, modules)
 
     def moved(self, dotted: str) -> str | None:
         key = f"moved:{dotted}"

@@ -15,10 +15,12 @@
 #   instances.py CALL / ATTRIBUTE sites through objects: `()` targets (`vllm.x.S().m`)
 #   classes.py  SUBCLASS / OVERRIDE / SUPER_CALL sites
 #   consumer.py scan_consumer(): the order of work, sorting, assembling ConsumerScan
+#   store.py    a scan kept in the cache, keyed by every file's text (scan_cached())
 """Consumer scan: consumer source in, provider references (Sites) and a call graph's edges out."""
 
 from __future__ import annotations
 
-from auditor.scan.consumer import scan_consumer
+from auditor.scan.consumer import scan_cached, scan_consumer
+from auditor.scan.store import ScanStore
 
-__all__ = ["scan_consumer"]
+__all__ = ["ScanStore", "scan_cached", "scan_consumer"]

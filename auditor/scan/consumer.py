@@ -8,18 +8,27 @@
 # Takes: a sources.SourceTree (the consumer's import root), the consumer's and the provider's
 # top-level import names, exclude globs. Gives: a model.ConsumerScan, fully sorted, so the same
 # input always gives the same output.
+# Also scan_cached(): the same scan kept in the cache (store.py) and read back on a warm run;
+# the walker and the cross-file modules are imported only when a scan really runs.
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from auditor.errors import UnreadableError
-from auditor.model import ConsumerScan, Definition, Edge, Location, Site, Unparsable
-from auditor.scan.calls import use_results
-from auditor.scan.classes import class_results
-from auditor.scan.facts import FileFacts, Positions
-from auditor.scan.instances import Instances
-from auditor.scan.resolve import Resolver
-from auditor.scan.scopes import Scope
+from auditor.model import (
+    ConsumerScan,
+    Definition,
+    Edge,
+    Handled,
+    Location,
+    Site,
+    Unparsable,
+    VersionGate,
+)
 from auditor.scan.source import (
     is_excluded,
     is_package,
@@ -29,13 +38,18 @@ from auditor.scan.source import (
     split_lines,
     suppressions,
 )
-from auditor.scan.values import Values
-from auditor.scan.walker import Walker
+from auditor.scan.store import Mismatch, decode_list, encode_list, scan_key
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    import ast
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
+    from auditor.scan.facts import FileFacts
+    from auditor.scan.resolve import Resolver
+    from auditor.scan.store import ScanStore
     from auditor.sources import SourceTree
+
+logger = logging.getLogger("drift_audit")
 
 
 def scan_consumer(
@@ -57,47 +71,281 @@ def scan_consumer(
         Definitions, consumer-to-consumer edges, provider sites, files that did not parse,
         each file's lines and its inline suppressions; everything sorted.
     """
-    roots = frozenset(providers)
-    paths = select_paths(tree.walk(), exclude)
-    _refuse_unreadable(tree, exclude)
-    walked: list[FileFacts] = []
-    unparsable: list[Unparsable] = []
-    lines: dict[str, tuple[str, ...]] = {}
-    ignored: dict[str, dict[int, frozenset[str]]] = {}
-    for path in paths:
-        outcome = _scan_file(tree, path, roots, lines, ignored)
-        if isinstance(outcome, Unparsable):
-            unparsable.append(outcome)
-        else:
-            walked.append(outcome)
-    return _assemble(packages, paths, walked, unparsable, lines, ignored, roots)
+    return _Sources(tree, packages, providers, exclude).complete()
 
 
-def _scan_file(
+def scan_cached(
     tree: SourceTree,
-    path: str,
-    providers: frozenset[str],
-    lines: dict[str, tuple[str, ...]],
-    ignored: dict[str, dict[int, frozenset[str]]],
+    packages: Sequence[str],
+    providers: Sequence[str],
+    *,
+    exclude: Sequence[str] = (),
+    store: ScanStore | None = None,
+    identity: str | None = None,
+) -> tuple[ConsumerScan, Callable[[], ConsumerScan]]:
+    """scan_consumer(), kept in `store` (store.py) under a key of every file's text, or of
+    `identity` when the tree is an immutable release (a wheel from the index, by its
+    sha256): then a kept scan is read back without reading the files at all (their lines
+    are read when a report asks for them).
+
+    A kept scan is read back without parsing anything: first what the sites stage needs
+    (sites, unparsable files, handlers, gates, lines, suppressions), without definitions
+    and edges; the second value gives the whole ConsumerScan, definitions and edges read
+    back on its first call (only a call graph asked for a chain needs them).
+    DRIFT_AUDIT_NO_SCAN_CACHE=1: no store.
+    """
+    if store is None or os.environ.get("DRIFT_AUDIT_NO_SCAN_CACHE"):
+        scan = _Sources(tree, packages, providers, exclude).complete()
+        return scan, lambda: scan
+    if identity is not None:
+        key = scan_key(packages, providers, exclude, {"\0release": identity})
+        kept = _kept_release(tree, packages, store.load(key, ""))
+        sources = None if kept is not None else _Sources(tree, packages, providers, exclude)
+    else:
+        sources = _Sources(tree, packages, providers, exclude)
+        key = scan_key(packages, providers, exclude, sources.keyed_texts())
+        kept = _kept_sites(sources, store.load(key, ""))
+    if kept is not None:
+        logger.debug("scan: read back from the cache (%s)", key[:12])
+        read = sources
+
+        def again() -> ConsumerScan:  # the whole scan, when its graph part is not kept
+            return (read or _Sources(tree, packages, providers, exclude)).complete()
+
+        return kept, lambda: _kept_graph(kept, again, store.load(key, ".graph"))
+    assert sources is not None
+    scan = sources.complete()
+    store.save(key, "", _sites_part(scan))
+    store.save(key, ".graph", _graph_part(scan))
+    store.forget_others(key)
+    return scan, lambda: scan
+
+
+def _sites_part(scan: ConsumerScan) -> dict[str, Any]:
+    return {
+        "sites": encode_list(scan.sites, Site),
+        "unparsable": encode_list(scan.unparsable, Unparsable),
+        "handlers": {path: encode_list(h, Handled) for path, h in scan.handlers.items()},
+        "gates": {path: encode_list(g, VersionGate) for path, g in scan.gates.items()},
+        "files": list(scan.files),
+        "lined": sorted(scan.lines),
+        "suppressions": {
+            path: [[line, sorted(slugs)] for line, slugs in sorted(found.items())]
+            for path, found in scan.suppressions.items()
+        },
+    }
+
+
+def _graph_part(scan: ConsumerScan) -> dict[str, Any]:
+    return {
+        "definitions": encode_list(scan.definitions, Definition),
+        "edges": encode_list(scan.edges, Edge),
+    }
+
+
+def _kept_sites(sources: _Sources, data: dict[str, Any] | None) -> ConsumerScan | None:
+    """The kept scan without definitions and edges; None when absent or of another shape."""
+    if data is None:
+        return None
+    try:
+        handlers, gates = data["handlers"], data["gates"]
+        if not isinstance(handlers, dict) or not isinstance(gates, dict):
+            return None
+        return sources.scan(
+            sites=tuple(decode_list(data["sites"], Site)),
+            unparsable=tuple(decode_list(data["unparsable"], Unparsable)),
+            handlers={str(p): tuple(decode_list(h, Handled)) for p, h in handlers.items()},
+            gates={str(p): tuple(decode_list(g, VersionGate)) for p, g in gates.items()},
+        )
+    except (Mismatch, KeyError, TypeError):
+        return None
+
+
+def _kept_release(
+    tree: SourceTree, packages: Sequence[str], data: dict[str, Any] | None
+) -> ConsumerScan | None:
+    """A kept scan of an immutable release: its files, lines and suppressions too, as kept
+    (the lines read from the tree only when asked for); None when absent or misshapen."""
+    if data is None:
+        return None
+    try:
+        files, lined, ignored = data["files"], data["lined"], data["suppressions"]
+        if not _strings(files) or not _strings(lined) or not isinstance(ignored, dict):
+            return None
+        handlers, gates = data["handlers"], data["gates"]
+        if not isinstance(handlers, dict) or not isinstance(gates, dict):
+            return None
+        return ConsumerScan(
+            package=",".join(packages),
+            files=tuple(files),
+            definitions=(),
+            edges=(),
+            sites=tuple(decode_list(data["sites"], Site)),
+            unparsable=tuple(decode_list(data["unparsable"], Unparsable)),
+            lines=_Lines(tree, frozenset(lined)),
+            suppressions={str(p): _suppressions(rows) for p, rows in ignored.items()},
+            handlers={str(p): tuple(decode_list(h, Handled)) for p, h in handlers.items()},
+            gates={str(p): tuple(decode_list(g, VersionGate)) for p, g in gates.items()},
+        )
+    except (Mismatch, KeyError, TypeError, ValueError):
+        return None
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _suppressions(rows: object) -> dict[int, frozenset[str]]:
+    if not isinstance(rows, list):
+        raise Mismatch("expected a list")
+    found: dict[int, frozenset[str]] = {}
+    for row in rows:
+        if not isinstance(row, list) or len(row) != 2 or type(row[0]) is not int:
+            raise Mismatch("expected [line, slugs]")
+        if not _strings(row[1]):
+            raise Mismatch("expected slugs")
+        found[row[0]] = frozenset(row[1])
+    return found
+
+
+class _Lines(Mapping[str, tuple[str, ...]]):
+    """A kept scan's `lines`: each file's lines, read from the tree the first time a report
+    asks (for a finding's excerpt, a package's exports), not before."""
+
+    def __init__(self, tree: SourceTree, lined: frozenset[str]) -> None:
+        self._tree = tree
+        self._lined = lined
+        self._read: dict[str, tuple[str, ...]] = {}
+
+    def __getitem__(self, path: str) -> tuple[str, ...]:
+        if path not in self._lined:
+            raise KeyError(path)
+        if path not in self._read:
+            text = _read(self._tree, path)
+            self._read[path] = split_lines(text) if isinstance(text, str) else ()
+        return self._read[path]
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._lined
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._lined))
+
+    def __len__(self) -> int:
+        return len(self._lined)
+
+
+def _kept_graph(
+    kept: ConsumerScan, again: Callable[[], ConsumerScan], data: dict[str, Any] | None
+) -> ConsumerScan:
+    """The kept scan with its definitions and edges; scanned again when they are not kept."""
+    try:
+        if data is not None:
+            definitions = tuple(decode_list(data["definitions"], Definition))
+            edges = tuple(decode_list(data["edges"], Edge))
+            return replace(kept, definitions=definitions, edges=edges)
+    except (Mismatch, KeyError, TypeError):
+        pass
+    return again()
+
+
+class _Sources:
+    """Each file read once; the full scan of every file."""
+
+    def __init__(
+        self,
+        tree: SourceTree,
+        packages: Sequence[str],
+        providers: Sequence[str],
+        exclude: Sequence[str],
+    ) -> None:
+        self.packages = packages
+        self.roots = frozenset(providers)
+        self.paths = select_paths(tree.walk(), exclude)
+        _refuse_unreadable(tree, exclude)
+        self.lines: dict[str, tuple[str, ...]] = {}
+        self.ignored: dict[str, dict[int, frozenset[str]]] = {}
+        self.texts: dict[str, str | Unparsable] = {}
+        for path in self.paths:
+            text = _read(tree, path)
+            self.texts[path] = text
+            if isinstance(text, str):
+                self.lines[path] = split_lines(text)
+                if found := suppressions(text):
+                    self.ignored[path] = found
+        self._complete: ConsumerScan | None = None
+
+    def keyed_texts(self) -> dict[str, str]:
+        """Each file's text, or why it could not be read, for the key of a kept scan."""
+        return {
+            p: t if isinstance(t, str) else f"\0unreadable: {t.reason}"
+            for p, t in self.texts.items()
+        }
+
+    def complete(self) -> ConsumerScan:
+        """Every file walked: what scan_consumer() gives."""
+        if self._complete is None:
+            walked: list[FileFacts] = []
+            unparsable: list[Unparsable] = []
+            for path in self.paths:
+                text = self.texts[path]
+                outcome = self._walk(
+                    path, parse_source(path, text) if isinstance(text, str) else text
+                )
+                if isinstance(outcome, Unparsable):
+                    unparsable.append(outcome)
+                else:
+                    walked.append(outcome)
+            self._complete = _assemble(
+                self.packages, self.paths, walked, unparsable, self.lines, self.ignored, self.roots
+            )
+        return self._complete
+
+    def scan(
+        self,
+        sites: tuple[Site, ...],
+        unparsable: tuple[Unparsable, ...],
+        handlers: dict[str, tuple[Handled, ...]],
+        gates: dict[str, tuple[VersionGate, ...]],
+    ) -> ConsumerScan:
+        """A ConsumerScan of these files with these parts (no definitions nor edges)."""
+        return ConsumerScan(
+            package=",".join(self.packages),
+            files=tuple(self.paths),
+            definitions=(),
+            edges=(),
+            sites=sites,
+            unparsable=unparsable,
+            lines=self.lines,
+            suppressions=self.ignored,
+            handlers=handlers,
+            gates=gates,
+        )
+
+    def _walk(self, path: str, parsed: ast.Module | Unparsable) -> FileFacts | Unparsable:
+        if isinstance(parsed, Unparsable):
+            return parsed
+        return _walk_file(path, parsed, self.lines[path], self.roots)
+
+
+def _walk_file(
+    path: str, parsed: ast.Module, lines: tuple[str, ...], providers: frozenset[str]
 ) -> FileFacts | Unparsable:
-    text = _read(tree, path)
-    if isinstance(text, Unparsable):
-        return text
-    lines[path] = split_lines(text)
-    if found := suppressions(text):
-        ignored[path] = found
-    parsed = parse_source(path, text)
-    if isinstance(parsed, Unparsable):
-        return parsed
+    # The walker and what resolves its facts are imported where they are used: a scan kept
+    # in the cache (scan_cached) needs none of them, and a warm run starts faster without.
+    from auditor.scan.facts import FileFacts, Positions
+    from auditor.scan.scopes import Scope
+    from auditor.scan.walker import Walker
+
     module = module_name(path)
     facts = FileFacts(
         path,
         module,
         is_package(path),
-        Positions(path, lines[path]),
+        Positions(path, lines),
         Scope("module", module, module),
     )
-    facts.definitions.append(Definition(module, "module", _whole_file(path, lines[path])))
+    facts.definitions.append(Definition(module, "module", _whole_file(path, lines)))
     try:
         return Walker(facts, providers, stub=path.endswith(".pyi")).run(parsed)
     except RecursionError:
@@ -146,6 +394,12 @@ def _assemble(
     ignored: dict[str, dict[int, frozenset[str]]],
     providers: frozenset[str],
 ) -> ConsumerScan:
+    from auditor.scan.calls import use_results
+    from auditor.scan.classes import class_results
+    from auditor.scan.instances import Instances
+    from auditor.scan.resolve import Resolver
+    from auditor.scan.values import Values
+
     resolver = Resolver(walked, providers)
     values = Values(walked, resolver)
     use_sites, use_edges = use_results(walked, resolver, Instances(values, resolver).use)

@@ -26,20 +26,29 @@ def result_uses(owner: ast.AST) -> dict[int, tuple[str, ...]]:
     stores: dict[str, list[ast.AST]] = {}
     loads: dict[str, list[ast.Name]] = {}
     stack: list[ast.AST] = list(getattr(owner, "body", []))
+    node_type, call_type, name_type, load_type = ast.AST, ast.Call, ast.Name, ast.Load
     while stack:
         node = stack.pop()
         if isinstance(node, SCOPES):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 stores.setdefault(node.name, []).append(node)
             continue  # their own bodies are read on their own
-        if isinstance(node, ast.Call):
+        if isinstance(node, call_type):
             calls.append(node)
-        elif isinstance(node, ast.Name):
-            target = loads if isinstance(node.ctx, ast.Load) else stores
+        elif isinstance(node, name_type):
+            target = loads if isinstance(node.ctx, load_type) else stores
             target.setdefault(node.id, []).append(node)
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
-            stack.append(child)
+        # ast.iter_child_nodes, inlined: this loop visits every node of every body
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for child in value:
+                    if isinstance(child, node_type):
+                        parents[id(child)] = node
+                        stack.append(child)
+            elif isinstance(value, node_type):
+                parents[id(value)] = node
+                stack.append(value)
     out: dict[int, tuple[str, ...]] = {}
     for call in calls:
         uses = set(_direct(call, parents))

@@ -11,7 +11,7 @@
 #            cache (and a run that is still going carries on writing into it).
 #   legacy   no tag, but a cache an older drift-audit made: every entry at the top is a real
 #            folder of the layout (LAYOUT below: trees, pages, members, local, resolutions,
-#            chains, tmp) holding only names drift-audit makes there (index keys, archive
+#            chains, scan, tmp) holding only names drift-audit makes there (index keys, archive
 #            hashes, project names, staging folders, temp files of atomic writes). Clear
 #            removes those folders, then writes the tag: from then on it is `tagged`.
 #   empty    an existing folder with nothing in it: nothing to clear, left as it is.
@@ -57,6 +57,7 @@ LAYOUT = {
     "local": re.compile(_HEX16),
     "resolutions": re.compile(_HEX16),  # the analysis version
     "chains": re.compile(r"[0-9a-f]{16,64}\.json"),
+    "scan": re.compile(_HEX16),  # the scan version (scan/store.py)
     "tmp": re.compile(rf"(?:damaged-)?(?:{_HEX16}|tmp[a-z0-9_]{{8}})"),
 }
 # the temp file of an atomic write: files.Confined.write's, or tempfile's in older releases

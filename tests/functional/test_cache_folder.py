@@ -97,7 +97,7 @@ def test_a_cache_folder_drift_audit_makes_carries_the_standard_tag(
     tmp_path: Path, index: FakeIndex, through: str
 ) -> None:
     """Through the index the sources code makes the folder; with folder providers only the
-    lookup and call-chain memos are written, and they make it."""
+    lookup and call-chain memos and the kept consumer scan are written, and they make it."""
     project = acme.consumer(tmp_path / "project")
     cache = tmp_path / "deep" / "cache"
     if through == "index":
@@ -105,7 +105,8 @@ def test_a_cache_folder_drift_audit_makes_carries_the_standard_tag(
     else:
         args = [str(project), *acme.folder_args(tmp_path), "--cache-dir", str(cache)]
         assert found(invoke(*args, "--format", "json")) == [acme.BREAK]
-        assert sorted(p.name for p in cache.iterdir()) == [CACHEDIR_TAG, "chains", "resolutions"]
+        made = sorted(p.name for p in cache.iterdir())
+        assert made == [CACHEDIR_TAG, "chains", "resolutions", "scan"]
     first, second, *_ = (cache / CACHEDIR_TAG).read_text().splitlines()
     assert first == "Signature: 8a477f597d28d172789f06886806bc55" == CACHEDIR_SIGNATURE
     assert second.startswith("#") and "drift-audit" in second
