@@ -132,7 +132,8 @@ def _order(pair: tuple[Finding, str]) -> tuple[object, ...]:
     """Report order, made total: ties on location and kind go by provider, then the rest."""
     f, owner = pair
     rest = (f.status.value, f.broken_in, f.baseline_signature or "", f.target_signature or "")
-    return (f.sort_key, owner, *rest)
+    ends = (f.location.end_line, f.location.end_column, f.scope, f.suggestion or "")
+    return (f.sort_key, owner, *rest, *ends, f.also_at, f.reached_from)
 
 
 def _matrix_row(
