@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from auditor.model import CallShape, Param, Signature
 
 POSITIONAL = (ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL_OR_KEYWORD)
-_UNKNOWN = object()
+NOT_LITERAL = object()  # what literal_value() gives for anything but a literal
 
 _ALIASES = {
     "List": "list",
@@ -205,8 +205,8 @@ def changed_defaults(shape: CallShape, before: Signature, after: Signature) -> l
         old = before.param(param.name)
         if old is None or old.default is None or param.default is None:
             continue  # new in the target, or required before: not a changed default
-        was, now = _value(old.default), _value(param.default)
-        if was is _UNKNOWN or now is _UNKNOWN or same_value(was, now) or _marker(was, now):
+        was, now = literal_value(old.default), literal_value(param.default)
+        if was is NOT_LITERAL or now is NOT_LITERAL or same_value(was, now) or _marker(was, now):
             continue
         flipped = isinstance(was, bool) and isinstance(now, bool)
         flipped = flipped and normalised(param.annotation or "bool") in ("bool", "None | bool")
@@ -235,12 +235,12 @@ def left_out(shape: CallShape, signature: Signature) -> list[Param]:
     return out
 
 
-def _value(text: str) -> object:
-    """A default's value when it is a literal; _UNKNOWN for anything else (opaque)."""
+def literal_value(text: str) -> object:
+    """The value of source text that is a literal; NOT_LITERAL for anything else (opaque)."""
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return _UNKNOWN
+        return NOT_LITERAL
 
 
 def _marker(was: object, now: object) -> bool:

@@ -36,6 +36,7 @@ from auditor.files import Output, Refused, write_outputs
 from auditor.kinds import Kind, Severity
 from auditor.model import Status
 from auditor.reporters import REPORTERS, baseline_file, tool_version
+from auditor.reporters.common import count_by_kind, plural
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -601,17 +602,13 @@ def _fix(report: Report, plan: Plan, opts: Options) -> Report:
     )
     if not opts.quiet:
         note = (
-            f"; {plural_of(left_unsafe, 'unsafe fix', 'unsafe fixes')} not applied (--unsafe-fixes)"
+            f"; {plural(left_unsafe, 'unsafe fix', 'unsafe fixes')} not applied (--unsafe-fixes)"
             if left_unsafe
             else ""
         )
-        files = plural_of(len(changes), "file")
-        click.echo(f"{PROG}: fixed {plural_of(count, 'finding')} in {files}{note}", err=True)
+        files = plural(len(changes), "file")
+        click.echo(f"{PROG}: fixed {plural(count, 'finding')} in {files}{note}", err=True)
     return _audit(opts, plan, fixes=plan.format in FIX_FORMATS)
-
-
-def plural_of(count: int, word: str, words: str | None = None) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {words or word + 's'}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -833,12 +830,8 @@ def reader_view(report: Report) -> Report:
 
 def statistics_table(report: Report) -> str:
     """`--statistics`: per kind present, how many findings, by status (like ruff's)."""
-    rows: dict[Kind, dict[Status, int]] = {}
-    severity: dict[Kind, str] = {}
-    for finding in report.findings:
-        row = rows.setdefault(finding.kind, dict.fromkeys(Status, 0))
-        row[finding.status] += 1
-        severity[finding.kind] = finding.severity.value
+    rows = count_by_kind(report.findings)
+    severity = {f.kind: f.severity.value for f in report.findings}
     if not rows:
         return "no findings\n"
     width = max(len(k.slug) for k in rows)

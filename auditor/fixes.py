@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import logging
 from dataclasses import replace
@@ -24,7 +23,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from auditor.behaviour import same_value
+from auditor.behaviour import NOT_LITERAL, literal_value, same_value
 from auditor.model import Edit, Fix
 
 if TYPE_CHECKING:
@@ -256,9 +255,9 @@ def _changed_call(call: cst.Call, hint: FixHint) -> tuple[cst.Call, bool, str] |
         index = _keyword_index(args, hint.old)
         if index is None:
             return None
-        value = _literal(args[index].value)
-        safe = hint.default is not None and value is not _NOT_LITERAL
-        safe = safe and same_value(value, _literal_text(hint.default or ""))
+        value = literal_value(cst.Module([]).code_for_node(args[index].value))
+        safe = hint.default is not None and value is not NOT_LITERAL
+        safe = safe and same_value(value, literal_value(hint.default or ""))
         if safe:
             what = f"drop {hint.old}=: its value is the old default, {hint.default}"
         else:
@@ -295,23 +294,6 @@ def _without(args: list[cst.Arg], index: int) -> list[cst.Arg]:
     if rest and index == len(args) - 1:
         rest[-1] = rest[-1].with_changes(comma=args[index].comma)
     return rest
-
-
-_NOT_LITERAL = object()
-
-
-def _literal(node: cst.BaseExpression) -> object:
-    try:
-        return ast.literal_eval(cst.Module([]).code_for_node(node))
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return _NOT_LITERAL
-
-
-def _literal_text(text: str) -> object:
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return _NOT_LITERAL
 
 
 def _dotted(node: cst.BaseExpression) -> str | None:

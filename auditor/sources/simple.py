@@ -154,16 +154,22 @@ def parse_page(body: bytes, content_type: str, base_url: str) -> list[DistFile]:
     return kept
 
 
-def _from_json(body: bytes, base_url: str) -> list[DistFile]:
+def _json_list(body: bytes, key: str, base_url: str, what: str) -> list[Any]:
+    """The list under `key` of a PEP 691 JSON page; FetchError when the page is not one."""
     try:
-        files = json.loads(body)["files"]
-        if not isinstance(files, list):
-            raise TypeError("files is not a list")
+        items = json.loads(body)[key]
+        if not isinstance(items, list):
+            raise TypeError(f"{key} is not a list")
     except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise FetchError(
-            f"{base_url} sent a project page that is not PEP 691 JSON",
+            f"{base_url} sent {what} that is not PEP 691 JSON",
             hint="check that --index-url points at a simple repository (PEP 503/691)",
         ) from exc
+    return items
+
+
+def _from_json(body: bytes, base_url: str) -> list[DistFile]:
+    files = _json_list(body, "files", base_url, "a project page")
     rows = [_from_json_item(item, base_url) for item in files]
     if bad := sum(1 for row in rows if row is _MALFORMED):
         log.warning("%s: %d malformed file row(s) left out", base_url, bad)
@@ -279,15 +285,7 @@ _PROJECT = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")  # PEP 508 na
 
 
 def _root_from_json(body: bytes, base_url: str) -> list[object]:
-    try:
-        projects = json.loads(body)["projects"]
-        if not isinstance(projects, list):
-            raise TypeError("projects is not a list")
-    except (ValueError, KeyError, TypeError, RecursionError) as exc:
-        raise FetchError(
-            f"{base_url} sent an index root that is not PEP 691 JSON",
-            hint="check that --index-url points at a simple repository (PEP 503/691)",
-        ) from exc
+    projects = _json_list(body, "projects", base_url, "an index root")
     return [row.get("name") if isinstance(row, dict) else None for row in projects]
 
 
