@@ -813,19 +813,12 @@ def write_report(report: Report, plan: Plan, opts: Options) -> None:
 def reader_view(report: Report) -> Report:
     """The report as a reader sees it: baselined and suppressed findings counted
     (Report.hidden) but not listed; the matrix rows follow the findings kept."""
-    from dataclasses import replace
-
     quiet = (Status.BASELINED, Status.SUPPRESSED)
     keep = [i for i, f in enumerate(report.findings) if f.status not in quiet]
     if len(keep) == len(report.findings):
         return report
-    rows = report.matrix if len(report.matrix) == len(report.findings) else ()
-    return replace(
-        report,
-        findings=tuple(report.findings[i] for i in keep),
-        matrix=tuple(rows[i] for i in keep) if rows else (),
-        hidden=tuple(f for f in report.findings if f.status in quiet),
-    )
+    hidden = tuple(f for f in report.findings if f.status in quiet)
+    return report.narrowed(keep, hidden=hidden)
 
 
 def statistics_table(report: Report) -> str:

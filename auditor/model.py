@@ -16,12 +16,12 @@ from __future__ import annotations
 import hashlib
 import operator
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from auditor.kinds import Kind, Severity
 
@@ -467,6 +467,18 @@ class Report:
     # kinds: the slugs that matched nothing, () for a bare `ignore`
     hidden: tuple[Finding, ...] = ()  # counted in summaries, not listed (a view made for a
     # reader: baselined and suppressed findings without --show-baselined)
+
+    def narrowed(self, keep: Sequence[int], **changes: object) -> Report:
+        """The report with only the findings at the indexes `keep`, their matrix rows with
+        them (a matrix that does not fit the findings is dropped), and any other fields
+        replaced as `changes` says."""
+        rows = self.matrix if len(self.matrix) == len(self.findings) else ()
+        return replace(
+            self,
+            findings=tuple(self.findings[i] for i in keep),
+            matrix=tuple(rows[i] for i in keep) if rows else (),
+            **changes,  # type: ignore[arg-type]
+        )
 
     def counts(self) -> dict[str, int]:
         """Findings per status."""

@@ -347,17 +347,9 @@ def _chosen(
     wanted = frozenset(select if select is not None else Kind) - frozenset(ignore)
     if len(wanted) == len(Kind) and not severity:
         return report
-    rows = report.matrix if len(report.matrix) == len(report.findings) else ()
-    kept = [
-        (replace(f, level=severity.get(f.kind, f.level)), rows[i] if rows else None)
-        for i, f in enumerate(report.findings)
-        if f.kind in wanted
-    ]
-    return replace(
-        report,
-        findings=tuple(f for f, _ in kept),
-        matrix=tuple(r for _, r in kept if r is not None) if rows else (),
-    )
+    leveled = tuple(replace(f, level=severity.get(f.kind, f.level)) for f in report.findings)
+    keep = [i for i, f in enumerate(leveled) if f.kind in wanted]
+    return replace(report, findings=leveled).narrowed(keep)
 
 
 # --------------------------------------------------------------------------- targets
