@@ -13,9 +13,11 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,7 +43,7 @@ from auditor.reporters.common import count_by_kind, plural
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
-    from auditor.model import Finding, Report
+    from auditor.model import Finding, Provenance, Report
     from auditor.progress import Progress
 
 PROG = "drift-audit"
@@ -323,8 +325,8 @@ _CACHE_DIR = click.option("--cache-dir", metavar="DIR", help="The cache folder t
 @cache_cli.command(name="info", help="Where the cache is, its size, what it holds per release.")
 @_CACHE_DIR
 def cache_info(cache_dir: str | None) -> None:
-    from auditor.sources.cache import cache_root
     from auditor.sources.cachedir import Owner, cache_usage
+    from auditor.sources.root import cache_root
 
     usage = cache_usage(cache_root(cache_dir))
     owned = usage.owned
@@ -352,8 +354,8 @@ def cache_info(cache_dir: str | None) -> None:
 )
 @_CACHE_DIR
 def cache_clear(cache_dir: str | None) -> None:
-    from auditor.sources.cache import cache_root
     from auditor.sources.cachedir import Owner, clear_cache
+    from auditor.sources.root import cache_root
 
     root = cache_root(cache_dir)
     try:
@@ -556,21 +558,31 @@ FIX_FORMATS = ("json", "sarif", "html")  # reports that carry each finding's fix
 
 
 def _run(opts: Options) -> int:
-    # imported here so --help, --version and --list-kinds start fast (no griffe, no networkx)
-    plan = make_plan(opts, settings_for(opts.consumer, opts.config))
+    started = time.perf_counter()
+    settings = settings_for(opts.consumer, opts.config)
+    plan = make_plan(opts, settings)
     with_fixes = opts.diff or opts.fix or plan.format in FIX_FORMATS
-    report = _audit(opts, plan, fixes=with_fixes)
+    baseline_path = _baseline_file(plan, opts)
+    key = _replay_key(opts, plan, settings, baseline_path)
+    report = _replayed(opts, key, started) if key is not None else None
+    if report is None:
+        report = _audit(opts, plan, baseline_path, fixes=with_fixes, keep_as=key)
     if opts.fix:
         report = _fix(report, plan, opts)
     write_report(report, plan, opts)
     return ExitCode.CLEAN if opts.exit_zero else exit_status(report, plan.fail_on)
 
 
-def _audit(opts: Options, plan: Plan, *, fixes: bool) -> Report:
+def _audit(
+    opts: Options, plan: Plan, baseline_path: str | None, *, fixes: bool, keep_as: str | None
+) -> Report:
+    """The audit; kept for a replay under `keep_as` when the run warned of nothing (a
+    replay would not warn again) and its sources cannot change (replay.save)."""
     from auditor import pipeline
 
-    with progress_display(enabled=_shows_progress(opts)) as progress:
-        return pipeline.audit(
+    provenance: list[Provenance] = []
+    with progress_display(enabled=_shows_progress(opts)) as progress, _warnings() as warned:
+        report = pipeline.audit(
             opts.consumer,
             plan.against,
             baseline=plan.baseline or None,
@@ -579,7 +591,7 @@ def _audit(opts: Options, plan: Plan, *, fixes: bool) -> Report:
             offline=opts.offline,
             exclude=plan.exclude,
             pre=opts.pre,
-            baseline_file=_baseline_file(plan, opts),
+            baseline_file=baseline_path,
             baseline_file_root=plan.baseline_file_root,
             project_root=plan.project_root,
             select=plan.select,
@@ -587,7 +599,75 @@ def _audit(opts: Options, plan: Plan, *, fixes: bool) -> Report:
             severity=dict(plan.severity),
             progress=progress,
             fixes=fixes,
+            provenance=provenance.append,
         )
+    if keep_as is not None and provenance and not warned:
+        from auditor import replay
+        from auditor.sources.root import cache_root
+
+        replay.save(cache_root(opts.cache_dir), keep_as, report, provenance[0])
+    return report
+
+
+# --------------------------------------------------------------------------- replays
+
+
+def _replay_key(
+    opts: Options, plan: Plan, settings: Settings, baseline_path: str | None
+) -> str | None:
+    """The key a replay of this run is kept under; None when it is not replayed: asked to
+    change files (--fix) or show them (--diff), to log every stage (--debug), a consumer
+    that is a path (its files can change: scanned again, through the kept scan), or
+    DRIFT_AUDIT_NO_REPLAY=1."""
+    from auditor import replay
+
+    if not replay.enabled() or opts.fix or opts.diff or opts.debug:
+        return None
+    if Path(opts.consumer).expanduser().exists():
+        return None
+    from auditor.files import read_file
+    from auditor.reporters.json_report import MAX_REPORT_BYTES
+    from auditor.sources.pipconf import read_index_settings
+
+    baseline = "none"
+    if baseline_path is not None:
+        try:
+            data = read_file(baseline_path, limit=MAX_REPORT_BYTES, root=plan.baseline_file_root)
+        except OSError:
+            return None  # the audit says why
+        baseline = hashlib.sha256(data).hexdigest()
+    index = read_index_settings(opts.index_url)
+    return replay.run_key([repr(opts), repr(plan), repr(settings), repr(index), baseline])
+
+
+def _replayed(opts: Options, key: str, started: float) -> Report | None:
+    from dataclasses import replace
+
+    from auditor import replay
+    from auditor.sources.root import cache_root
+
+    report = replay.load(cache_root(opts.cache_dir), key)
+    if report is None:
+        return None
+    return replace(report, stats=replace(report.stats, seconds=time.perf_counter() - started))
+
+
+@contextlib.contextmanager
+def _warnings() -> Iterator[list[logging.LogRecord]]:
+    """The warnings logged inside the block (whether shown or not)."""
+    seen: list[logging.LogRecord] = []
+
+    class Seen(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record)
+
+    handler = Seen(logging.WARNING)
+    logger = logging.getLogger(LOGGER)
+    logger.addHandler(handler)
+    try:
+        yield seen
+    finally:
+        logger.removeHandler(handler)
 
 
 def _fix(report: Report, plan: Plan, opts: Options) -> Report:
@@ -608,7 +688,8 @@ def _fix(report: Report, plan: Plan, opts: Options) -> Report:
         )
         files = plural(len(changes), "file")
         click.echo(f"{PROG}: fixed {plural(count, 'finding')} in {files}{note}", err=True)
-    return _audit(opts, plan, fixes=plan.format in FIX_FORMATS)
+    again = _baseline_file(plan, opts)
+    return _audit(opts, plan, again, fixes=plan.format in FIX_FORMATS, keep_as=None)
 
 
 @dataclass(frozen=True, slots=True)

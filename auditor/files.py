@@ -59,6 +59,7 @@ _KINDS = {
 }
 
 
+Signature = tuple[int, int, int]  # Confined.signature(): size, mtime (ns), inode
 CACHEDIR_TAG = "CACHEDIR.TAG"
 CACHEDIR_SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55"
 CACHEDIR_TAG_TEXT = (
@@ -352,6 +353,12 @@ class Confined:
                 return _lstat(folder, parts[-1])
         except OSError:
             return None
+
+    def signature(self, rel: str) -> Signature | None:
+        """What tells root/rel from the file it replaced (every cache write is a rename of
+        a new file): its size, mtime in ns and inode; None when there is none."""
+        st = self.lstat(rel)
+        return None if st is None else (st.st_size, st.st_mtime_ns, st.st_ino)
 
     def listdir(self, rel: str = "") -> list[str]:
         """The names in root/rel, sorted; [] when it is absent or not a folder."""

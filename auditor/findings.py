@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from auditor.bind import compare
 from auditor.kinds import Kind
-from auditor.model import Action, Finding, Location, Status, SymbolKind
+from auditor.model import Action, Finding, Location, Status, SymbolKind, matrix_row
 from auditor.provider.paths import bare
 from auditor.scan.imports import root_of
 
@@ -34,8 +34,6 @@ if TYPE_CHECKING:
     from auditor.model import (
         ConsumerScan,
         Handled,
-        ProviderInfo,
-        Report,
         Site,
         Unparsable,
         VersionGate,
@@ -122,7 +120,7 @@ def collect_findings(
     columns = [(a.provider, t) for a in audits for t in a.targets]
     return Collected(
         findings=findings,
-        matrix=tuple(_matrix_row(f, owner, columns) for f, owner in decorated),
+        matrix=tuple(matrix_row(f, owner, columns) for f, owner in decorated),
         fixed=fixed_findings(recorded, findings),
         unused_suppressions=unused_suppressions(scan.suppressions, findings),
     )
@@ -134,16 +132,6 @@ def _order(pair: tuple[Finding, str]) -> tuple[object, ...]:
     rest = (f.status.value, f.broken_in, f.baseline_signature or "", f.target_signature or "")
     ends = (f.location.end_line, f.location.end_column, f.scope, f.suggestion or "")
     return (f.sort_key, owner, *rest, *ends, f.also_at, f.reached_from)
-
-
-def _matrix_row(
-    finding: Finding, owner: str, columns: Sequence[tuple[str, str]]
-) -> tuple[bool | None, ...]:
-    if not finding.broken_in:  # about a consumer file (unparsable), not a release
-        return tuple(None for _ in columns)
-    return tuple(
-        version in finding.broken_in if provider == owner else None for provider, version in columns
-    )
 
 
 def fixed_findings(recorded: Iterable[Finding], findings: Iterable[Finding]) -> tuple[Finding, ...]:
@@ -180,29 +168,6 @@ def unused_suppressions(
 
 
 # --------------------------------------------------------------------------- the timeline
-
-
-@dataclass(frozen=True, slots=True)
-class Timeline:
-    """The release-by-finding matrix of a report, for reporters."""
-
-    columns: tuple[tuple[str, str], ...]  # (provider, version), each provider oldest first
-    rows: tuple[tuple[bool | None, ...], ...]  # one per finding, in report order
-
-
-def timeline(report: Report) -> Timeline:
-    """The report's matrix; derived from `broken_in` when the report does not carry one.
-
-    A report without a matrix (built by hand, or read from an older document) has one
-    provider, so every finding is about it.
-    """
-    providers: tuple[ProviderInfo, ...] = report.providers or (report.provider,)
-    columns = tuple((p.name, t) for p in providers for t in p.targets)
-    if len(report.matrix) == len(report.findings) and report.findings:
-        return Timeline(columns, report.matrix)
-    owner = report.provider.name
-    rows = tuple(_matrix_row(f, owner, columns) for f in report.findings)
-    return Timeline(columns, rows)
 
 
 class _Context:

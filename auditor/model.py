@@ -448,6 +448,21 @@ class Stats:
     seconds: float = 0.0
     requests: int = 0  # HTTP requests made to the index and its file hosts
     provider_modules_cached: int = 0  # answered from the cache's lookup memo, not parsed
+    replayed: bool = False  # the report of an earlier run on the same inputs (replay.py):
+    # the counts above are that run's, `seconds` this one's
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """What a report rests on besides the command line and the settings: the cache files
+    read to resolve its releases (path under the cache root -> size, mtime in ns, inode;
+    None for one found absent), until when the project pages read are fresh (inf: no page,
+    or offline), and why the same names could give other sources ("" when they cannot:
+    every release an archive known by its sha256)."""
+
+    consulted: tuple[tuple[str, tuple[int, int, int] | None], ...]
+    fresh_until: float
+    unreplayable: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -533,3 +548,41 @@ class EcosystemReport:
     consumers: tuple[ConsumerResult, ...]
     symbols: tuple[BlastRadius, ...]
     stats: Mapping[str, object] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- the matrix
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    """The release-by-finding matrix of a report, for reporters."""
+
+    columns: tuple[tuple[str, str], ...]  # (provider, version), each provider oldest first
+    rows: tuple[tuple[bool | None, ...], ...]  # one per finding, in report order
+
+
+def timeline(report: Report) -> Timeline:
+    """The report's matrix; derived from `broken_in` when the report does not carry one.
+
+    A report without a matrix (built by hand, or read from an older document) has one
+    provider, so every finding is about it.
+    """
+    providers: tuple[ProviderInfo, ...] = report.providers or (report.provider,)
+    columns = tuple((p.name, t) for p in providers for t in p.targets)
+    if len(report.matrix) == len(report.findings) and report.findings:
+        return Timeline(columns, report.matrix)
+    owner = report.provider.name
+    rows = tuple(matrix_row(f, owner, columns) for f in report.findings)
+    return Timeline(columns, rows)
+
+
+def matrix_row(
+    finding: Finding, owner: str, columns: Sequence[tuple[str, str]]
+) -> tuple[bool | None, ...]:
+    """A finding's row of the matrix: broken (True) or not (False) in each (provider,
+    version) column of its own provider; None in the columns of another."""
+    if not finding.broken_in:  # about a consumer file (unparsable), not a release
+        return tuple(None for _ in columns)
+    return tuple(
+        version in finding.broken_in if provider == owner else None for provider, version in columns
+    )

@@ -43,7 +43,7 @@ from auditor.errors import BadSpecError
 from auditor.findings import ProviderChecks, SiteCheck, collect_findings
 from auditor.graph import build_graph
 from auditor.kinds import Kind
-from auditor.model import Action, ConsumerInfo, ProviderInfo, Report, Stats
+from auditor.model import Action, ConsumerInfo, Provenance, ProviderInfo, Report, Stats
 from auditor.progress import Progress
 from auditor.provider import MemoizedProvider, ResolutionMemo
 from auditor.provider.paths import module_files
@@ -51,7 +51,7 @@ from auditor.scan import ScanStore, scan_cached
 from auditor.sources import infer_baseline, open_index, resolve_consumer
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
     from auditor.bind import Verdict
     from auditor.kinds import Severity
@@ -79,6 +79,7 @@ def audit(
     severity: Mapping[Kind, Severity] | None = None,
     progress: Progress | None = None,
     fixes: bool = False,
+    provenance: Callable[[Provenance], None] | None = None,
 ) -> Report:
     """Audit CONSUMER against each provider release matched by `against`.
 
@@ -106,6 +107,8 @@ def audit(
         progress: updated as the run goes, for a display.
         fixes: attach a Fix to each finding whose repair is mechanical (fixes.py; imports
             libcst, so only when asked: --diff, --fix, and reports that carry fixes).
+        provenance: called once the report is made, with what it rests on (the cache
+            records and pages read, until when they hold, whether the run can be replayed).
 
     Raises:
         AuditError: the audit could not run (bad spec, unknown package or version, ...).
@@ -123,9 +126,18 @@ def audit(
         root = project_root if project_root is not None else consumer_project_root(consumer)
         run = _Run(exclude, pre, recorded, root, progress, started, fixes)
         with collector_paused():
-            report = _audit(index, consumer, against, baseline, run)
+            report, fixed_inputs = _audit(index, consumer, against, baseline, run)
     finally:
         index.close()  # background fetches and kept-alive connections end with the audit
+    if provenance is not None:
+        cache = index.cache
+        provenance(
+            Provenance(
+                consulted=tuple(sorted(cache.consulted.items())),
+                fresh_until=cache.fresh_until,
+                unreplayable=cache.unreplayable or fixed_inputs,
+            )
+        )
     return _chosen(report, select, ignore, severity or {})
 
 
@@ -180,8 +192,10 @@ def _audit(
     against: Sequence[str],
     baseline: str | Sequence[str] | None,
     run: _Run,
-) -> Report:
-    """The stages, in order, against an open index."""
+) -> tuple[Report, str]:
+    """The stages, in order, against an open index; with the report, why its inputs may
+    change under the same names ("" when every release is an archive from the index, known
+    by its sha256)."""
     progress = run.progress
     with _stage(progress, "resolving the consumer and the provider releases"):
         consumer_release = resolve_consumer(consumer, index)
@@ -244,6 +258,10 @@ def _audit(
         with _stage(progress, "proposing fixes"):
             findings = _with_fixes(findings, consumer_release.tree)
     folder = consumer_release.origin.startswith(("folder ", "installed (editable)"))
+    releases = [consumer_release, *(r for rs in targets.values() for r in rs)]
+    releases += [r for r in baselines.values() if r is not None]
+    mutable = next((r for r in releases if _release_identity(r) is None), None)
+    why = "" if mutable is None else f"{mutable.name} is read from {mutable.origin}"
     return Report(
         consumer=ConsumerInfo(
             consumer_release.name,
@@ -258,7 +276,7 @@ def _audit(
         matrix=collected.matrix,
         fixed=collected.fixed,
         unused_suppressions=unused,
-    )
+    ), why
 
 
 # --------------------------------------------------------------------------- paths and kinds

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from importlib import metadata
 from typing import TYPE_CHECKING
 
 from auditor.kinds import Kind
@@ -25,14 +24,13 @@ UNKNOWN_VERSION = "0+unknown"
 
 
 def tool_version() -> str:
-    """The installed distribution's version; from a checkout, `auditor.__version__`."""
-    try:
-        return metadata.version(TOOL_NAME)
-    except metadata.PackageNotFoundError:
-        # read, not imported: `import auditor` here would add an edge from reporters up to
-        # the package's lazy pipeline import, which the layers contract forbids
-        package = sys.modules.get("auditor")
-        return str(getattr(package, "__version__", UNKNOWN_VERSION))
+    """drift-audit's version: `auditor.__version__`, the one place it is written (the
+    distribution's metadata is made from it, pyproject.toml's `dynamic`), read without
+    importlib.metadata (~15 ms to import, on a replay's path)."""
+    # read, not imported: `import auditor` here would add an edge from reporters up to
+    # the package's lazy pipeline import, which the layers contract forbids
+    package = sys.modules.get("auditor")
+    return str(getattr(package, "__version__", UNKNOWN_VERSION))
 
 
 @dataclass(frozen=True, slots=True)

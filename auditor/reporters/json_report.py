@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 from auditor.errors import AuditError
 from auditor.escape import json_text
 from auditor.files import read_file
-from auditor.findings import timeline
 from auditor.kinds import Kind, Severity
 from auditor.model import (
     ConsumerInfo,
@@ -37,6 +36,7 @@ from auditor.model import (
     Report,
     Stats,
     Status,
+    timeline,
 )
 from auditor.reporters.common import TOOL_NAME, tool_version
 
@@ -78,6 +78,7 @@ def to_dict(report: Report) -> dict[str, Any]:
             "bytes_fetched": stats.bytes_fetched,
             "requests": stats.requests,
             "seconds": round(stats.seconds, 3),
+            "replayed": stats.replayed,
         },
     }
 
@@ -341,6 +342,7 @@ def _stats(data: Mapping[str, Any]) -> Stats:
         bytes_fetched=_get(data, "bytes_fetched", int, where),
         seconds=_seconds(_get(data, "seconds", (int, float), where), where),
         requests=_get_extra(data, "requests", int, where, 0),  # added after schema 1 shipped
+        replayed=_get_extra(data, "replayed", bool, where, False),  # likewise
     )
 
 

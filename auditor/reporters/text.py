@@ -23,9 +23,8 @@ from itertools import groupby
 from typing import TYPE_CHECKING
 
 from auditor.escape import terminal
-from auditor.findings import timeline
 from auditor.kinds import Severity
-from auditor.model import Status
+from auditor.model import Status, timeline
 from auditor.reporters.common import plural, provider_line, tally
 
 if TYPE_CHECKING:
@@ -270,7 +269,7 @@ def summary_line(report: Report, pal: Palette = PLAIN) -> str:
             plural(stats.files_scanned, "file"),
             plural(stats.call_sites, "call site"),
             *modules_read(report),
-            f"in {stats.seconds:.2f}s",
+            f"{'replayed ' if stats.replayed else ''}in {stats.seconds:.2f}s",
         ]
     )
     fixed = f", {len(report.fixed)} fixed" if report.fixed else ""

@@ -53,9 +53,29 @@ class Release:
     extra: dict[str, str] = field(default_factory=dict)
 
 
-# Re-exports, last: these modules import `Release` from this package.
-from auditor.sources.consumer import infer_baseline, resolve_consumer  # noqa: E402
-from auditor.sources.index import Index, open_index  # noqa: E402
+# Re-exports, imported on first use (PEP 562): `auditor.sources.pipconf` or `.cachedir` alone
+# must not pull in the index client, packaging and the archive readers (a replayed run reads
+# neither; replay.py). Those modules import `Release` from this package.
+_LAZY = {
+    "infer_baseline": "auditor.sources.consumer",
+    "resolve_consumer": "auditor.sources.consumer",
+    "Index": "auditor.sources.index",
+    "open_index": "auditor.sources.index",
+}
+
+if TYPE_CHECKING:
+    from auditor.sources.consumer import infer_baseline, resolve_consumer
+    from auditor.sources.index import Index, open_index
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
 
 __all__ = [
     "Index",

@@ -44,27 +44,27 @@ import contextlib
 import hashlib
 import json
 import logging
-import os
+import math
 import re
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from packaging.version import InvalidVersion, Version
 
 from auditor.errors import FetchError
-from auditor.files import Confined
+from auditor.files import Confined, Signature
 from auditor.sources import Release
+from auditor.sources.root import CACHE_ENV
 from auditor.sources.simple import DistFile
 from auditor.sources.trees import FolderTree, safe_relative
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
+    from pathlib import Path
 
 log = logging.getLogger("drift_audit")
 
-CACHE_ENV = "DRIFT_AUDIT_CACHE_DIR"
 PAGE_TTL_SECONDS = 600.0
 STALE_TMP_SECONDS = 86400.0
 RECORD = "release.json"
@@ -74,16 +74,6 @@ CACHE_HINT = f"pass --cache-dir (or set {CACHE_ENV}) to a writable folder"
 MAX_RECORD_BYTES = 16 << 20  # release.json, manifest.json, index.json: small JSON
 MAX_LISTING_BYTES = 256 << 20  # a listing of every member of a big wheel, or a page
 _KEY = re.compile(r"([0-9a-f]{16}/)?(cd-)?[0-9a-f]{64}")  # [index key/]archive sha256
-
-
-def cache_root(cache_dir: str | Path | None = None) -> Path:
-    """The cache folder: the argument, else $DRIFT_AUDIT_CACHE_DIR, else the user cache dir."""
-    chosen = cache_dir or os.environ.get(CACHE_ENV)
-    if not chosen:
-        import platformdirs
-
-        chosen = platformdirs.user_cache_dir("drift-audit")
-    return Path(chosen).expanduser()
 
 
 def index_key(index_url: str) -> str:
@@ -220,6 +210,16 @@ class Cache:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.fs = Confined(root)
+        # What this run's answers rest on, for a replay of the run (replay.py): every
+        # record, index and page read (its signature, None when absent), and until when the
+        # pages read are fresh; `unreplayable` says why the run cannot be replayed at all.
+        self.consulted: dict[str, Signature | None] = {}
+        self.fresh_until = math.inf
+        self.unreplayable = ""
+
+    def note_fresh_until(self, when: float) -> None:
+        """An answer of this run holds only until `when` (a cached page's freshness)."""
+        self.fresh_until = min(self.fresh_until, when)
 
     # ----------------------------------------------------------------------- trees
 
@@ -409,6 +409,7 @@ class Cache:
 
     def _read_json(self, rel: str, *, limit: int = MAX_RECORD_BYTES) -> dict[str, Any]:
         """A JSON object from the cache; {} when it is absent, refused or not an object."""
+        self.consulted[rel] = self.fs.signature(rel)
         return read_json(self.fs, rel, limit=limit)
 
     def _write_json(self, rel: str, data: dict[str, Any]) -> None:
@@ -418,6 +419,8 @@ class Cache:
             raise FetchError(
                 f"cannot write to the cache at {self.root}: {exc.strerror or exc}", hint=CACHE_HINT
             ) from exc
+        if rel in self.consulted:  # read earlier in this run, written now: the new one counts
+            self.consulted[rel] = self.fs.signature(rel)
 
 
 def read_json(fs: Confined, rel: str, *, limit: int) -> dict[str, Any]:

@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING
 from auditor.errors import FetchError, NotACacheError
 from auditor.files import CACHEDIR_SIGNATURE, CACHEDIR_TAG, Confined, Refused, describe, safe_parts
 from auditor.sources.cache import (
-    CACHE_ENV,
     CACHE_HINT,
     MANIFEST,
     MAX_RECORD_BYTES,
@@ -43,6 +42,7 @@ from auditor.sources.cache import (
     is_member_key,
     read_json,
 )
+from auditor.sources.root import CACHE_ENV
 
 if TYPE_CHECKING:
     from pathlib import Path

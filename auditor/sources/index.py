@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -33,7 +34,6 @@ from auditor.sources.cache import (
     PAGE_TTL_SECONDS,
     Cache,
     TreeRecord,
-    cache_root,
     member_key,
     same_version,
 )
@@ -48,6 +48,7 @@ from auditor.sources.indexcache import load_projects, store_projects
 from auditor.sources.local import direct_reference
 from auditor.sources.pipconf import IndexSettings, default_index_url, read_index_settings
 from auditor.sources.remote import Listing, Opened, WheelTree, open_wheel, wants_ranges
+from auditor.sources.root import cache_root
 from auditor.sources.simple import (
     ACCEPT,
     choose_file,
@@ -235,9 +236,12 @@ class Index:
     def _page(self, index_url: str, name: str) -> list[DistFile] | None:
         """The project's files on one index; None when that index does not have it."""
         if is_local_url(index_url):
+            self.cache.unreplayable = "a local index is read afresh on every run"
             return self._get_page(index_url, name)
         cached = self.cache.load_page(index_url, name)
         if cached is not None and (self.offline or cached.age < PAGE_TTL_SECONDS):
+            if not self.offline:  # an offline run never asks again: the page holds
+                self.cache.note_fresh_until(time.time() - cached.age + PAGE_TTL_SECONDS)
             return cached.files
         if self.offline:
             raise _offline_miss(f"the project page of {name}")
@@ -249,9 +253,13 @@ class Index:
             log.warning(
                 "%s; using the project page cached %d min ago", exc.message, cached.age // 60
             )
+            self.cache.unreplayable = "a stale project page was used"
             return cached.files
         if files is not None:
             self.cache.store_page(index_url, name, files)
+            self.cache.note_fresh_until(time.time() + PAGE_TTL_SECONDS)
+        else:  # not on this index: asked again on every run (another index may answer)
+            self.cache.unreplayable = f"{name} is not on {redact(index_url)}"
         return files
 
     def _root(self, index_url: str) -> list[str]:

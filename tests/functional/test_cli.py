@@ -155,6 +155,7 @@ def test_cli_passes_every_option_to_audit(project: Path, fake: Callable[..., Fak
                 "severity": {},
                 "progress": ANY,
                 "fixes": False,
+                "provenance": ANY,
             },
         )
     ]

@@ -13,7 +13,6 @@ from auditor.findings import (
     SiteCheck,
     collect_findings,
     fixed_findings,
-    timeline,
     unused_suppressions,
 )
 from auditor.graph import build_graph
@@ -32,6 +31,7 @@ from auditor.model import (
     Site,
     Status,
     Unparsable,
+    timeline,
 )
 
 if TYPE_CHECKING:

@@ -225,6 +225,7 @@ def test_json_report_has_every_schema_field_in_a_stable_order() -> None:
         "bytes_fetched",
         "requests",
         "seconds",
+        "replayed",
     ]
     first = data["findings"][0]
     assert list(first) == [

@@ -1,0 +1,182 @@
+# Maintainers: a run replayed. When nothing an audit rests on has changed since an earlier
+# run asked the same thing, that run's report is shown again: no release resolved, no
+# source read, nothing parsed, nothing fetched (like ccache's direct mode, or mypy's cache
+# of a module whose inputs are unchanged, for the whole run).
+#
+# Owns: the replay store, `replay/<key>.json` under the cache root (MAX_ENTRIES newest are
+# kept); the key of a run; the check that an entry still holds.
+# - The key (run_key) hashes what the run is asked and how it runs: the caller's parts (the
+#   command line and the settings as merged, the index settings, the working folder, the
+#   baseline file's content), the environment variables drift-audit reads, whether stdout
+#   and stderr are terminals, the Python running it, the code (the size and mtime of every
+#   file of this package) and the installed libraries (the mtime of each site-packages
+#   folder, which any install or upgrade changes).
+# - An entry (save) holds the report and its pipeline.Provenance: the cache records and
+#   pages the run read (by Confined.signature; a cache file is only ever replaced by a
+#   rename, so a changed one has another inode or mtime) and until when its pages are
+#   fresh. A run whose sources could change under the same names (a folder, an installed
+#   distribution, a local archive or index) is never kept (Provenance.unreplayable).
+# - load() gives the report only when every signature is the same and the pages are still
+#   fresh, so a replay answers exactly what a run would: the derived memos (kept scans,
+#   lookups, chains) are functions of those inputs and the code, both in the key.
+# Takes: the cache root, a key, a Report. Gives: a Report with stats.replayed, or None.
+# Every failure to read or write an entry is only a miss. DRIFT_AUDIT_NO_REPLAY=1: none.
+"""Replaying a run whose inputs are unchanged."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import math
+import os
+import sys
+import time
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from auditor.files import Confined
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from auditor.model import Provenance, Report
+
+logger = logging.getLogger("drift_audit")
+FORMAT = 1
+FOLDER = "replay"
+MAX_BYTES = 64 << 20
+MAX_ENTRIES = 64
+SWITCH = "DRIFT_AUDIT_NO_REPLAY"
+_ENV_PREFIXES = ("DRIFT_AUDIT_", "PIP_", "XDG_")
+_ENV_NAMES = (
+    "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "COLUMNS", "HOME",
+    "VIRTUAL_ENV", "NETRC",
+)  # fmt: skip
+
+
+def enabled() -> bool:
+    return not (os.environ.get(SWITCH) or os.environ.get("DRIFT_AUDIT_NO_MEMO"))
+
+
+def run_key(parts: Sequence[str]) -> str:
+    """The key of a run asked as `parts` say, here, now, by this code."""
+    digest = hashlib.sha256(f"{FORMAT}\0{code_stamp()}\0".encode())
+    env = sorted(
+        (k, v) for k, v in os.environ.items() if k.startswith(_ENV_PREFIXES) or k in _ENV_NAMES
+    )
+    terminals = (_isatty(sys.stdout), _isatty(sys.stderr))
+    for part in (*parts, repr(env), repr(terminals), str(Path.cwd())):
+        digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
+    return digest.hexdigest()[:40]
+
+
+@cache
+def code_stamp() -> str:
+    """This package's files (path, size, mtime) and each site-packages folder's mtime, with
+    the Python that runs them: a replay never outlives a change to the code that made it."""
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256(f"{sys.version}\0{sys.executable}\0{sys.platform}\0".encode())
+    for folder, dirs, names in os.walk(here):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(names):
+            path = os.path.join(folder, name)  # noqa: PTH118 (os.walk's strings; no Path per file)
+            with contextlib.suppress(OSError):
+                st = os.stat(path)  # noqa: PTH116
+                digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    for entry in sys.path:
+        if entry.endswith("site-packages"):
+            with contextlib.suppress(OSError):
+                digest.update(f"{entry}\0{os.stat(entry).st_mtime_ns}\n".encode())  # noqa: PTH116
+    return digest.hexdigest()
+
+
+def load(cache_root: Path, key: str) -> Report | None:
+    """The report kept under `key` if everything it rests on is unchanged; else None."""
+    fs = Confined(cache_root)
+    try:
+        raw = fs.read(f"{FOLDER}/{key}.json", limit=MAX_BYTES)
+        entry = json.loads(raw) if raw is not None else None
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
+        return None
+    fresh_until = entry.get("fresh_until")
+    if fresh_until is not None and not (
+        isinstance(fresh_until, float) and time.time() < fresh_until
+    ):
+        return None
+    consulted = entry.get("consulted")
+    if not isinstance(consulted, list) or not all(_holds(fs, row) for row in consulted):
+        return None
+    from auditor.errors import AuditError
+    from auditor.reporters.json_report import from_dict
+
+    try:
+        report = from_dict(entry.get("report"), where="a kept report")
+    except AuditError:
+        return None
+    logger.info("replayed: every input is the same as in a run at %s", _when(entry.get("made")))
+    return replace(report, stats=replace(report.stats, replayed=True))
+
+
+def save(cache_root: Path, key: str, report: Report, provenance: Provenance) -> None:
+    """Keep `report` under `key`, unless its sources could change under the same names."""
+    if provenance.unreplayable:
+        logger.debug("not kept for a replay: %s", provenance.unreplayable)
+        return
+    from auditor.reporters.json_report import to_dict
+
+    fresh = provenance.fresh_until
+    entry: dict[str, Any] = {
+        "format": FORMAT,
+        "key": key,
+        "made": time.time(),
+        "fresh_until": None if math.isinf(fresh) else fresh,
+        "consulted": [[rel, list(sig) if sig else None] for rel, sig in provenance.consulted],
+        "report": to_dict(report),
+    }
+    fs = Confined(cache_root)
+    try:
+        fs.write(f"{FOLDER}/{key}.json", json.dumps(entry, separators=(",", ":")).encode())
+        _prune(fs)
+    except (OSError, ValueError) as error:
+        logger.debug("could not keep the report for a replay: %s", error)
+
+
+def _holds(fs: Confined, row: object) -> bool:
+    """Whether a cache file read by the kept run is still the one it read (or still absent)."""
+    if not (isinstance(row, list) and len(row) == 2 and isinstance(row[0], str)):
+        return False
+    try:
+        now = fs.signature(row[0])
+    except (OSError, ValueError):
+        return False
+    return bool((list(now) if now else None) == row[1])
+
+
+def _prune(fs: Confined) -> None:
+    """The MAX_ENTRIES newest entries kept (one per command line asked)."""
+    names = [n for n in fs.listdir(FOLDER) if n.endswith(".json")]
+    if len(names) <= MAX_ENTRIES:
+        return
+    aged = sorted(names, key=lambda n: (fs.signature(f"{FOLDER}/{n}") or (0, 0, 0))[1])
+    for name in aged[: len(names) - MAX_ENTRIES]:
+        with contextlib.suppress(OSError):
+            fs.remove(f"{FOLDER}/{name}")
+
+
+def _when(made: object) -> str:
+    if not isinstance(made, float):
+        return "an unknown time"
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(made))
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False

@@ -1,0 +1,210 @@
+"""A run replayed (auditor/replay.py): the same question on the same inputs is answered with
+the earlier run's report, and never when anything it rested on may have changed.
+
+The consumer `widget` 1.0 and the provider `acme` 0.1/0.2 are wheels on a fake index on
+loopback (tests/trust); `widget` calls `acme.run(1, old=5)`, which Python refuses against
+0.2 (`test_the_fixture_breaks_as_the_interpreter_says` in test_trust_files.py). Each replay
+is compared with the run it replays, format by format (only the run's own seconds and the
+`replayed` flag may differ), and its findings with those of a run made with replays off.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING
+
+import pytest
+
+from auditor import replay
+from auditor.reporters import FORMATS
+from tests.trust import acme, machine
+from tests.trust.archives import wheel
+from tests.trust.cli import invoke
+from tests.trust.fakeindex import FakeIndex, indexes_closed_after, serving
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from click.testing import Result
+
+CONSUMER = {"widget/__init__.py": acme.CONSUMER}
+UNUSED = {"widget/__init__.py": acme.CONSUMER + "x = 1  # drift-audit: ignore[removed]\n"}
+_TIMES = re.compile(r'(replayed )?in \d+\.\d\d ?s|"seconds": [0-9.]+|"replayed": (true|false)')
+
+
+@pytest.fixture(autouse=True)
+def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
+    machine.isolate(monkeypatch)
+    monkeypatch.delenv(replay.SWITCH, raising=False)
+
+
+@pytest.fixture
+def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeIndex]:
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    fake = FakeIndex()
+    fake.add(*acme.wheels(dist, ranged=True))
+    fake.add(wheel(dist, "widget", "1.0", CONSUMER, requires=["acme>=0.1"]))
+    fake.add(wheel(dist, "widget", "2.0", UNUSED, requires=["acme>=0.1"]))
+    with serving(fake), indexes_closed_after(monkeypatch):
+        yield fake
+
+
+def run(index: FakeIndex, cache: Path, *extra: str, consumer: str = "widget==1.0") -> Result:
+    return invoke(
+        consumer, "--against", "acme==0.2", "--baseline", "0.1", "--index-url", index.url,
+        "--cache-dir", str(cache), *extra,
+    )  # fmt: skip
+
+
+def stats(result: Result) -> dict[str, object]:
+    assert result.exit_code == 1, (result.exit_code, result.output, result.exception)
+    report = json.loads(result.stdout)
+    assert [(f["kind"], f["line"]) for f in report["findings"]] == [acme.BREAK]
+    found: dict[str, object] = report["stats"]
+    return found
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_a_replay_says_what_a_run_says(
+    tmp_path: Path, index: FakeIndex, fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    first = run(index, cache, "--format", fmt)
+    asked = len(index.requests)
+    again = run(index, cache, "--format", fmt)
+    assert len(index.requests) == asked  # nothing asked of the index
+    monkeypatch.setenv(replay.SWITCH, "1")
+    fresh = run(index, cache, "--format", fmt)
+    for result in (first, again, fresh):
+        assert result.exit_code == 1, (result.output, result.exception)
+    assert _TIMES.sub("", again.stdout) == _TIMES.sub("", first.stdout)  # the run it replays
+    assert again.stderr == first.stderr == fresh.stderr
+    fresh_findings = json.loads(run(index, cache, "--format", "json").stdout)["findings"]
+    monkeypatch.delenv(replay.SWITCH)
+    assert json.loads(run(index, cache, "--format", "json").stdout)["findings"] == fresh_findings
+    if fmt == "text":
+        assert "replayed in" in again.stdout and "replayed in" not in fresh.stdout
+
+
+def test_json_says_it_was_replayed_and_the_counts_of_the_run_it_replays(
+    tmp_path: Path, index: FakeIndex
+) -> None:
+    cache = tmp_path / "cache"
+    cold = stats(run(index, cache, "--format", "json"))
+    warm = stats(run(index, cache, "--format", "json"))
+    assert cold["replayed"] is False and warm["replayed"] is True
+    assert cold["requests"] and warm["requests"] == cold["requests"]  # that run's counts
+
+
+def test_the_files_a_run_writes_are_written_by_its_replay(tmp_path: Path, index: FakeIndex) -> None:
+    cache = tmp_path / "cache"
+    out = tmp_path / "out"
+    out.mkdir()
+    args = (
+        "--format",
+        "sarif",
+        "-o",
+        str(out / "r.sarif"),
+        "--write-baseline",
+        str(out / "b.json"),
+    )
+    assert run(index, cache, *args).exit_code == 1
+    written = {p.name: p.read_bytes() for p in out.iterdir()}
+    for path in out.iterdir():
+        path.unlink()
+    result = run(index, cache, *args)
+    assert result.exit_code == 1
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == written
+    assert stats(run(index, cache, "--format", "json"))["replayed"] is False  # another question
+
+
+def test_another_question_is_not_replayed(tmp_path: Path, index: FakeIndex) -> None:
+    cache = tmp_path / "cache"
+    assert stats(run(index, cache, "--format", "json"))["replayed"] is False
+    assert stats(run(index, cache, "--format", "json", "--fail-on", "info"))["replayed"] is False
+    assert stats(run(index, cache, "--format", "json", "--fail-on", "info"))["replayed"] is True
+    result = run(index, cache, "--format", "json", "--fail-on", "never")
+    assert result.exit_code == 0 and json.loads(result.stdout)["stats"]["replayed"] is False
+
+
+def test_a_cache_record_replaced_since_is_no_replay(tmp_path: Path, index: FakeIndex) -> None:
+    """`cache clear` (or another run) replaces what the kept run read: the next run asks."""
+    cache = tmp_path / "cache"
+    stats(run(index, cache, "--format", "json"))
+    record = next((cache / "trees").rglob("index.json"))
+    record.write_bytes(record.read_bytes())  # the same text, another file
+    assert stats(run(index, cache, "--format", "json"))["replayed"] is False
+    assert stats(run(index, cache, "--format", "json"))["replayed"] is True
+
+
+def test_pages_past_their_freshness_are_no_replay(tmp_path: Path, index: FakeIndex) -> None:
+    """The baseline inferred from widget's `acme>=0.1` reads acme's page: the replay holds
+    only while that page would be reused."""
+    cache = tmp_path / "cache"
+
+    def inferred() -> Result:
+        return invoke(
+            "widget==1.0", "--against", "acme==0.2", "--index-url", index.url,
+            "--cache-dir", str(cache), "--format", "json",
+        )  # fmt: skip
+
+    stats(inferred())
+    assert stats(inferred())["replayed"] is True
+    (entry,) = [
+        p for p in (cache / replay.FOLDER).iterdir() if json.loads(p.read_text())["fresh_until"]
+    ]
+    kept = json.loads(entry.read_text())
+    kept["fresh_until"] = 1.0
+    entry.write_text(json.dumps(kept))
+    assert stats(inferred())["replayed"] is False
+
+
+def test_other_code_is_no_replay(
+    tmp_path: Path, index: FakeIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    stats(run(index, cache, "--format", "json"))
+    monkeypatch.setattr(replay, "code_stamp", lambda: "another build")
+    assert stats(run(index, cache, "--format", "json"))["replayed"] is False
+
+
+def test_a_run_that_warned_is_not_kept(tmp_path: Path, index: FakeIndex) -> None:
+    """widget 2.0 has an unused suppression: every run warns of it, replays could not."""
+    cache = tmp_path / "cache"
+    for _ in range(2):
+        result = run(index, cache, "--format", "json", consumer="widget==2.0")
+        assert "suppresses nothing" in result.stderr or "unused" in result.stderr, result.stderr
+        assert stats(result)["replayed"] is False
+
+
+def test_a_folder_consumer_is_never_replayed(tmp_path: Path, index: FakeIndex) -> None:
+    """Its files can change between runs: scanned again (the kept scan: test_optimisations)."""
+    cache = tmp_path / "cache"
+    project = acme.consumer(tmp_path / "project")
+    for _ in range(2):
+        assert (
+            stats(run(index, cache, "--format", "json", consumer=str(project)))["replayed"] is False
+        )
+    assert not (cache / replay.FOLDER).exists()
+
+
+def test_the_switch_and_a_damaged_entry(
+    tmp_path: Path, index: FakeIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    stats(run(index, cache, "--format", "json"))
+    for entry in (cache / replay.FOLDER).iterdir():
+        entry.write_bytes(b'{"format": 1, "key": "')
+    assert stats(run(index, cache, "--format", "json"))["replayed"] is False
+    monkeypatch.setenv(replay.SWITCH, "1")
+    assert stats(run(index, cache, "--format", "json"))["replayed"] is False
+
+
+def test_fix_diff_and_debug_runs_are_never_replayed(tmp_path: Path, index: FakeIndex) -> None:
+    cache = tmp_path / "cache"
+    stats(run(index, cache, "--format", "json"))
+    result = run(index, cache, "--format", "json", "--debug")
+    assert stats(result)["replayed"] is False and "stage checking" in result.stderr
