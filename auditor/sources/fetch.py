@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     import http.client
     import socket
     import ssl
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
     from concurrent.futures import ThreadPoolExecutor
 
 T = TypeVar("T")
@@ -200,10 +200,21 @@ class Fetcher:
             return _read_local_page(url)
 
         def consume(resp: http.client.HTTPResponse, final: str) -> Page:
-            body = self._read_body(resp, final, limits.MAX_PAGE_BYTES, "the page")
+            chunks = self._chunks(resp, final, limits.MAX_PAGE_BYTES, "the page")
+            encoding = (resp.getheader("Content-Encoding") or "identity").strip().lower()
+            if encoding == "gzip":
+                body = _gunzip(chunks, final, limits.MAX_PAGE_BYTES)
+            elif encoding == "identity":
+                body = b"".join(chunks)
+            else:
+                raise FetchError(
+                    f"{final} answered in {encoding!r}, an encoding not asked for",
+                    hint="check the index URL (a proxy may re-encode answers)",
+                )
             return Page(body, resp.headers.get_content_type(), final)
 
-        return self._request(url, {"Accept": accept}, consume)
+        # a page is JSON or HTML text: gzip makes it ~4x smaller (vLLM's: 128 KB -> 34 KB)
+        return self._request(url, {"Accept": accept, "Accept-Encoding": "gzip"}, consume)
 
     def download(
         self, url: str, dest: Path, sha256: str | None, size: int | None = None
@@ -330,8 +341,8 @@ class Fetcher:
         if self.offline:
             raise FetchError(f"{url} needs the network and --offline was given", hint=NETWORK_HINT)
         _check_http(url)
-        headers = {**auth, "User-Agent": self._user_agent, **extra}
-        headers["Accept-Encoding"] = "identity"  # what the index stores, never re-encoded
+        # files and ranges: the bytes the index stores, never re-encoded (pages ask for gzip)
+        headers = {**auth, "User-Agent": self._user_agent, "Accept-Encoding": "identity", **extra}
         failure: Exception | None = None
         for delay in self._delays():
             if failure is not None:
@@ -891,6 +902,33 @@ def _read_local_page(url: str) -> Page:
         raise FetchError(f"cannot read {path}: {exc.strerror or exc}", hint=NETWORK_HINT) from exc
     kind = "application/vnd.pypi.simple.v1+json" if path.suffix == ".json" else "text/html"
     return Page(body, kind, path.as_uri())
+
+
+def _gunzip(chunks: Iterable[bytes], url: str, limit: int) -> bytes:
+    """A gzip body decoded, never to more than `limit` bytes (a small answer that inflates
+    without end is refused as it grows, not after); FetchError when it is not gzip or ends
+    early."""
+    import zlib
+
+    decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    out: list[bytes] = []
+    size = 0
+    try:
+        for chunk in chunks:
+            piece = decoder.decompress(chunk, limit - size + 1)
+            size += len(piece)
+            if size > limit or decoder.unconsumed_tail:
+                raise FetchError(
+                    f"{url}: the page is over {limit} bytes once decompressed",
+                    hint="check the index URL; a project page is far smaller",
+                )
+            out.append(piece)
+        out.append(decoder.flush())
+    except zlib.error as exc:
+        raise FetchError(f"{url}: the gzip answer is corrupt ({exc})", hint=NETWORK_HINT) from exc
+    if not decoder.eof:
+        raise FetchError(f"{url}: the gzip answer ends early", hint=NETWORK_HINT)
+    return b"".join(out)
 
 
 def _copy_local(url: str, dest: Path) -> str:

@@ -7,6 +7,7 @@ build run in a subprocess with a timeout, so a regression fails instead of hangi
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import subprocess
@@ -217,6 +218,47 @@ def test_a_page_that_declares_too_much_is_refused_before_it_is_read(
     line = error_line(audit(acme.consumer(tmp_path / "p"), index.url, tmp_path / "cache"))
     assert "the page is over the limit" in line, line
     assert index.count("/simple/") == 1  # refused, not retried
+
+
+def test_a_gzip_page_is_read_and_counted_as_sent(tmp_path: Path, index: FakeIndex) -> None:
+    """Pages are asked for with gzip (files and ranges never are): the same findings, and
+    the bytes counted are those on the wire."""
+    project = acme.consumer(tmp_path / "p")
+    plain = audit(project, index.url, tmp_path / "plain")
+    index.gzip_pages = True
+    index.requests.clear()
+    packed = audit(project, index.url, tmp_path / "packed")
+    for result in (plain, packed):
+        assert result.exit_code == 1, (result.output, result.exception)
+    one, two = json.loads(plain.stdout), json.loads(packed.stdout)
+    assert one["findings"] == two["findings"]
+    assert two["stats"]["bytes_fetched"] < one["stats"]["bytes_fetched"]
+
+
+@pytest.mark.parametrize(
+    ("body", "encoding", "words"),
+    [
+        (gzip.compress(b"{" + b" " * (4 << 20) + b"}"), "gzip", "once decompressed"),
+        (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff\xff\xff", "gzip", "gzip answer is corrupt"),
+        (gzip.compress(b"{}")[:-6], "gzip", "ends early"),
+        (b"{}", "br", "an encoding not asked for"),
+    ],
+    ids=["bomb", "corrupt", "cut", "brotli"],
+)
+def test_a_page_encoding_that_cannot_be_read_is_one_line(
+    tmp_path: Path,
+    index: FakeIndex,
+    monkeypatch: pytest.MonkeyPatch,
+    body: bytes,
+    encoding: str,
+    words: str,
+) -> None:
+    """A page that inflates past the page limit is refused as it grows (4 MiB of spaces
+    gzip to ~4 KB: under the wire limit, over the 1 MiB page limit set here)."""
+    monkeypatch.setattr(limits, "MAX_PAGE_BYTES", 1 << 20, raising=False)
+    index.raw_page, index.page_encoding = body, encoding
+    line = error_line(audit(acme.consumer(tmp_path / "p"), index.url, tmp_path / "cache"))
+    assert words in line, line
 
 
 # --------------------------------------------------------------------------- 10: deadlines

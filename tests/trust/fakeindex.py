@@ -14,6 +14,7 @@ lies. Loopback only: nothing here reaches any other host.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import hashlib
 import json
 import re
@@ -59,6 +60,8 @@ class FakeIndex:
     redirect: str | None = None  # pages answer 302 to this URL (+ the path) instead
     rows: list[object] = field(default_factory=list)  # raw rows added to every page's files
     raw_page: bytes | None = None  # served as every project page, as it is
+    gzip_pages: bool = False  # pages gzip-encoded for a client that accepts gzip
+    page_encoding: str | None = None  # a Content-Encoding sent with raw_page, as it is
     endless: set[str] = field(default_factory=set)  # "page"/"file": zeros, no length, no end
     trickle: set[str] = field(default_factory=set)  # "page"/"file": one byte per TRICKLE_GAP
     html: bool = False  # PEP 503 HTML pages (root and projects), whatever the client accepts
@@ -212,7 +215,8 @@ def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
         def _page(self) -> None:
             parts = self.path.strip("/").split("/")
             if index.raw_page is not None:
-                return self._send(200, index.raw_page, JSON_TYPE)
+                coded = {"Content-Encoding": index.page_encoding} if index.page_encoding else {}
+                return self._send(200, index.raw_page, JSON_TYPE, coded)
             html = index.html or JSON_TYPE not in self.headers.get("Accept", "")
             kind = "text/html" if html else JSON_TYPE
             if len(parts) == 1:
@@ -225,6 +229,8 @@ def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
                 body = index.page(parts[1], html=True) if html else index.page(parts[1])
             if body is None:
                 return self._send(404, b"not found", "text/plain")
+            if index.gzip_pages and "gzip" in self.headers.get("Accept-Encoding", ""):
+                return self._send(200, gzip.compress(body), kind, {"Content-Encoding": "gzip"})
             return self._send(200, body, kind)
 
         def _file(self, byte_range: str | None) -> None:
