@@ -256,7 +256,7 @@ def _audit(
     findings = tuple(_in_project(f, prefix) for f in collected.findings)
     if run.fixes and any(f.hint is not None for f in findings):
         with _stage(progress, "proposing fixes"):
-            findings = _with_fixes(findings, consumer_release.tree)
+            findings = _with_fixes(findings, consumer_release.tree, memo_root)
     folder = consumer_release.origin.startswith(("folder ", "installed (editable)"))
     releases = [consumer_release, *(r for rs in targets.values() for r in rs)]
     releases += [r for r in baselines.values() if r is not None]
@@ -334,8 +334,12 @@ def _module_patterns(patterns: Sequence[str], prefix: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def _with_fixes(findings: tuple[Finding, ...], tree: SourceTree) -> tuple[Finding, ...]:
-    from auditor import fixes
+def _with_fixes(
+    findings: tuple[Finding, ...], tree: SourceTree, memo_root: Path | None
+) -> tuple[Finding, ...]:
+    """Each finding with its Fix: kept proposals read back (fixkeep.py), the others made by
+    fixes.py, which imports libcst only when one has to be made."""
+    from auditor.fixkeep import with_fixes
 
     def read(module_path: str) -> str | None:
         try:
@@ -343,7 +347,14 @@ def _with_fixes(findings: tuple[Finding, ...], tree: SourceTree) -> tuple[Findin
         except (OSError, UnicodeDecodeError):
             return None
 
-    return fixes.propose(findings, read)
+    def propose(
+        asked: Sequence[Finding], reader: Callable[[str], str | None]
+    ) -> tuple[Finding, ...]:
+        from auditor import fixes
+
+        return fixes.propose(asked, reader)
+
+    return with_fixes(findings, read, memo_root, propose)
 
 
 def _in_project(finding: Finding, prefix: str) -> Finding:

@@ -184,3 +184,52 @@ def test_fix_needs_a_folder_and_an_unchanged_file(consumer: Path, tmp_path: Path
     elsewhere = replace(report, consumer=replace(report.consumer, root=None))
     with pytest.raises(AuditError, match="works on a folder consumer"):
         fixed_files(elsewhere, unsafe=False, option="--fix")
+
+
+# --------------------------------------------------------------------------- kept proposals
+
+WARM_RUN = """
+import sys
+from auditor.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print("libcst imported" if "libcst" in sys.modules else "libcst not imported", file=sys.stderr)
+"""
+
+
+def test_kept_proposals_are_the_ones_made_again(
+    consumer: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fixkeep.py: a warm run reads the proposals back (no libcst), and they are what
+    fixes.py makes afresh, field for field."""
+    monkeypatch.delenv("DRIFT_AUDIT_NO_FIX_KEEP", raising=False)
+    cold = json.loads(audit(consumer, tmp_path, "--format", "json").stdout)["findings"]
+    assert any("fix" in f for f in cold)
+    argv = [
+        str(consumer / "widget"), "--against", f"acme @ {(PROVIDER / '0.2').as_uri()}",
+        "--baseline", f"acme @ {(PROVIDER / '0.1').as_uri()}", "--offline",
+        "--cache-dir", str(tmp_path / "cache"), "--format", "json",
+    ]  # fmt: skip
+    warm = subprocess.run(
+        [sys.executable, "-c", WARM_RUN, *argv], capture_output=True, text=True, check=True
+    )
+    assert "libcst not imported" in warm.stderr, warm.stderr
+    assert json.loads(warm.stdout)["findings"] == cold
+    monkeypatch.setenv("DRIFT_AUDIT_NO_FIX_KEEP", "1")
+    fresh = json.loads(audit(consumer, tmp_path, "--format", "json").stdout)["findings"]
+    assert fresh == cold
+
+
+def test_an_edited_file_gets_its_own_proposals(consumer: Path, tmp_path: Path) -> None:
+    """A kept proposal is for one text: after an edit the edits follow the new lines."""
+    before = json.loads(audit(consumer, tmp_path, "--format", "json").stdout)["findings"]
+    probes = consumer / "widget" / "probes.py"
+    probes.write_text("# one more line\n" + probes.read_text(encoding="utf-8"), encoding="utf-8")
+    after = json.loads(audit(consumer, tmp_path, "--format", "json").stdout)["findings"]
+    old = [e["line"] for f in before if "fix" in f for e in f["fix"]["edits"]]
+    new = [e["line"] for f in after if "fix" in f for e in f["fix"]["edits"]]
+    assert old and new == [line + 1 for line in old]
+    result = audit(consumer, tmp_path, "--fix", "--format", "json")
+    assert "fixed 5 findings in 1 file" in result.stderr  # the kept digest is the new text's
