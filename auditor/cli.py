@@ -341,7 +341,8 @@ def cache_info(cache_dir: str | None) -> None:
         return
     click.echo(f"index pages: {usage.pages}, local archives: {usage.local}")
     other = f", other files: {usage.other_files}" if usage.other_files else ""
-    click.echo(f"lookup memos: {usage.lookup_memos}, call-chain memos: {usage.chain_memos}{other}")
+    memos = f"lookup memos: {usage.lookup_memos}, call-chain memos: {usage.chain_memos}"
+    click.echo(f"{memos}, runs kept for a replay: {usage.replays}{other}")
     for e in usage.entries:  # names and versions read from the (untrusted) cache
         what = "members read by ranges" if e.how == "ranges" else "files extracted"
         click.echo(f"  {terminal(e.name)} {terminal(e.version)}: {e.files} {what}, {_mib(e.size)}")
@@ -559,6 +560,7 @@ FIX_FORMATS = ("json", "sarif", "html")  # reports that carry each finding's fix
 
 def _run(opts: Options) -> int:
     started = time.perf_counter()
+    began = time.time()
     settings = settings_for(opts.consumer, opts.config)
     plan = make_plan(opts, settings)
     with_fixes = opts.diff or opts.fix or plan.format in FIX_FORMATS
@@ -566,7 +568,7 @@ def _run(opts: Options) -> int:
     key = _replay_key(opts, plan, settings, baseline_path)
     report = _replayed(opts, key, started) if key is not None else None
     if report is None:
-        report = _audit(opts, plan, baseline_path, fixes=with_fixes, keep_as=key)
+        report = _audit(opts, plan, baseline_path, fixes=with_fixes, keep_as=key, began=began)
     if opts.fix:
         report = _fix(report, plan, opts)
     write_report(report, plan, opts)
@@ -574,7 +576,13 @@ def _run(opts: Options) -> int:
 
 
 def _audit(
-    opts: Options, plan: Plan, baseline_path: str | None, *, fixes: bool, keep_as: str | None
+    opts: Options,
+    plan: Plan,
+    baseline_path: str | None,
+    *,
+    fixes: bool,
+    keep_as: str | None,
+    began: float = 0.0,
 ) -> Report:
     """The audit; kept for a replay under `keep_as` when the run warned of nothing (a
     replay would not warn again) and its sources cannot change (replay.save)."""
@@ -605,7 +613,7 @@ def _audit(
         from auditor import replay
         from auditor.sources.root import cache_root
 
-        replay.save(cache_root(opts.cache_dir), keep_as, report, provenance[0])
+        replay.save(cache_root(opts.cache_dir), keep_as, report, provenance[0], began=began)
     return report
 
 
@@ -616,14 +624,11 @@ def _replay_key(
     opts: Options, plan: Plan, settings: Settings, baseline_path: str | None
 ) -> str | None:
     """The key a replay of this run is kept under; None when it is not replayed: asked to
-    change files (--fix) or show them (--diff), to log every stage (--debug), a consumer
-    that is a path (its files can change: scanned again, through the kept scan), or
-    DRIFT_AUDIT_NO_REPLAY=1."""
+    change files (--fix) or show them (--diff), to log every stage (--debug), or
+    DRIFT_AUDIT_NO_REPLAY=1. (A folder consumer's files are checked by replay.load.)"""
     from auditor import replay
 
     if not replay.enabled() or opts.fix or opts.diff or opts.debug:
-        return None
-    if Path(opts.consumer).expanduser().exists():
         return None
     from auditor.files import read_file
     from auditor.reporters.json_report import MAX_REPORT_BYTES

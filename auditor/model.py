@@ -448,8 +448,8 @@ class Stats:
     seconds: float = 0.0
     requests: int = 0  # HTTP requests made to the index and its file hosts
     provider_modules_cached: int = 0  # answered from the cache's lookup memo, not parsed
-    replayed: bool = False  # the report of an earlier run on the same inputs (replay.py):
-    # the counts above are that run's, `seconds` this one's
+    replayed: bool = False  # the findings of an earlier run on the same inputs (replay.py):
+    # files and call sites as that run counted them; nothing parsed, fetched or asked
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,11 +458,13 @@ class Provenance:
     read to resolve its releases (path under the cache root -> size, mtime in ns, inode;
     None for one found absent), until when the project pages read are fresh (inf: no page,
     or offline), and why the same names could give other sources ("" when they cannot:
-    every release an archive known by its sha256)."""
+    every release an archive known by its sha256, but a folder consumer, whose files the
+    replay checks itself)."""
 
     consulted: tuple[tuple[str, tuple[int, int, int] | None], ...]
     fresh_until: float
     unreplayable: str
+    folder: str | None = None  # a folder consumer read in place: its files may change
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,7 +126,7 @@ def audit(
         root = project_root if project_root is not None else consumer_project_root(consumer)
         run = _Run(exclude, pre, recorded, root, progress, started, fixes)
         with collector_paused():
-            report, fixed_inputs = _audit(index, consumer, against, baseline, run)
+            report, fixed_inputs, folder = _audit(index, consumer, against, baseline, run)
     finally:
         index.close()  # background fetches and kept-alive connections end with the audit
     if provenance is not None:
@@ -136,6 +136,7 @@ def audit(
                 consulted=tuple(sorted(cache.consulted.items())),
                 fresh_until=cache.fresh_until,
                 unreplayable=cache.unreplayable or fixed_inputs,
+                folder=folder,
             )
         )
     return _chosen(report, select, ignore, severity or {})
@@ -192,10 +193,10 @@ def _audit(
     against: Sequence[str],
     baseline: str | Sequence[str] | None,
     run: _Run,
-) -> tuple[Report, str]:
+) -> tuple[Report, str, str | None]:
     """The stages, in order, against an open index; with the report, why its inputs may
     change under the same names ("" when every release is an archive from the index, known
-    by its sha256)."""
+    by its sha256, but a folder consumer), and the folder consumer's path."""
     progress = run.progress
     with _stage(progress, "resolving the consumer and the provider releases"):
         consumer_release = resolve_consumer(consumer, index)
@@ -260,23 +261,29 @@ def _audit(
     folder = consumer_release.origin.startswith(("folder ", "installed (editable)"))
     releases = [consumer_release, *(r for rs in targets.values() for r in rs)]
     releases += [r for r in baselines.values() if r is not None]
-    mutable = next((r for r in releases if _release_identity(r) is None), None)
+    # a folder consumer's files are checked by the replay itself (replay.folder_state)
+    known = [r for r in releases if not (r is consumer_release and folder_path(r) is not None)]
+    mutable = next((r for r in known if _release_identity(r) is None), None)
     why = "" if mutable is None else f"{mutable.name} is read from {mutable.origin}"
-    return Report(
-        consumer=ConsumerInfo(
-            consumer_release.name,
-            consumer_release.version,
-            consumer_release.origin,
-            consumer_release.extra.get("root") if folder else None,
+    return (
+        Report(
+            consumer=ConsumerInfo(
+                consumer_release.name,
+                consumer_release.version,
+                consumer_release.origin,
+                consumer_release.extra.get("root") if folder else None,
+            ),
+            provider=providers[0],
+            findings=findings,
+            stats=stats,
+            providers=providers,
+            matrix=collected.matrix,
+            fixed=collected.fixed,
+            unused_suppressions=unused,
         ),
-        provider=providers[0],
-        findings=findings,
-        stats=stats,
-        providers=providers,
-        matrix=collected.matrix,
-        fixed=collected.fixed,
-        unused_suppressions=unused,
-    ), why
+        why,
+        folder_path(consumer_release),
+    )
 
 
 # --------------------------------------------------------------------------- paths and kinds
@@ -296,6 +303,12 @@ def consumer_project_root(consumer: str) -> Path | None:
     if root is not None:
         return root.resolve()
     return None if (folder / "__init__.py").is_file() else folder.resolve()
+
+
+def folder_path(release: Release) -> str | None:
+    """The folder a consumer read in place comes from (`folder /abs`); None otherwise."""
+    origin = release.origin
+    return origin.removeprefix("folder ") if origin.startswith("folder ") else None
 
 
 def _release_identity(release: Release) -> str | None:

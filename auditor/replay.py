@@ -14,8 +14,12 @@
 # - An entry (save) holds the report and its pipeline.Provenance: the cache records and
 #   pages the run read (by Confined.signature; a cache file is only ever replaced by a
 #   rename, so a changed one has another inode or mtime) and until when its pages are
-#   fresh. A run whose sources could change under the same names (a folder, an installed
-#   distribution, a local archive or index) is never kept (Provenance.unreplayable).
+#   fresh. A run whose sources could change under the same names (an installed
+#   distribution, a local archive, folder provider or index) is never kept
+#   (Provenance.unreplayable). A folder consumer is kept with folder_state(): every source
+#   and metadata file it holds (and the project files above it) by size, mtime, ctime and
+#   inode; not kept when one changed less than RACY_SECONDS before the run began (its next
+#   change could keep the same mtime: git's "racily clean" rule) or it holds a link.
 # - load() gives the report only when every signature is the same and the pages are still
 #   fresh, so a replay answers exactly what a run would: the derived memos (kept scans,
 #   lookups, chains) are functions of those inputs and the code, both in the key.
@@ -51,6 +55,12 @@ FOLDER = "replay"
 MAX_BYTES = 64 << 20
 MAX_ENTRIES = 64
 SWITCH = "DRIFT_AUDIT_NO_REPLAY"
+RACY_SECONDS = 2.0
+PY_SUFFIXES = (".py", ".pyi")
+METADATA_NAMES = frozenset(
+    {"pyproject.toml", "setup.cfg", "setup.py", "PKG-INFO", "METADATA", "top_level.txt",
+     "entry_points.txt", "direct_url.json", "RECORD"}
+)  # fmt: skip
 _ENV_PREFIXES = ("DRIFT_AUDIT_", "PIP_", "XDG_")
 _ENV_NAMES = (
     "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "COLUMNS", "HOME",
@@ -112,6 +122,11 @@ def load(cache_root: Path, key: str) -> Report | None:
     consulted = entry.get("consulted")
     if not isinstance(consulted, list) or not all(_holds(fs, row) for row in consulted):
         return None
+    folder = entry.get("folder")
+    if folder is not None and (
+        not isinstance(folder, str) or _listed(folder_state(Path(folder))) != entry.get("files")
+    ):
+        return None
     from auditor.errors import AuditError
     from auditor.reporters.json_report import from_dict
 
@@ -120,14 +135,34 @@ def load(cache_root: Path, key: str) -> Report | None:
     except AuditError:
         return None
     logger.info("replayed: every input is the same as in a run at %s", _when(entry.get("made")))
-    return replace(report, stats=replace(report.stats, replayed=True))
+    # this run's work: nothing parsed, fetched or asked; what the consumer holds is the same
+    done = replace(
+        report.stats,
+        provider_modules_loaded=0,
+        provider_modules_cached=0,
+        bytes_fetched=0,
+        requests=0,
+        replayed=True,
+    )
+    return replace(report, stats=done)
 
 
-def save(cache_root: Path, key: str, report: Report, provenance: Provenance) -> None:
-    """Keep `report` under `key`, unless its sources could change under the same names."""
+def save(
+    cache_root: Path, key: str, report: Report, provenance: Provenance, *, began: float
+) -> None:
+    """Keep `report` under `key`, unless its sources could change under the same names
+    (`began`: when the run began, time.time())."""
     if provenance.unreplayable:
         logger.debug("not kept for a replay: %s", provenance.unreplayable)
         return
+    files = None
+    if provenance.folder is not None:
+        state = folder_state(Path(provenance.folder))
+        racy = (began - RACY_SECONDS) * 1e9
+        if state is None or any(mtime >= racy for _, mtime, _ in state):
+            logger.debug("not kept for a replay: the consumer folder changed just now")
+            return
+        files = _listed(state)
     from auditor.reporters.json_report import to_dict
 
     fresh = provenance.fresh_until
@@ -137,6 +172,8 @@ def save(cache_root: Path, key: str, report: Report, provenance: Provenance) -> 
         "made": time.time(),
         "fresh_until": None if math.isinf(fresh) else fresh,
         "consulted": [[rel, list(sig) if sig else None] for rel, sig in provenance.consulted],
+        "folder": provenance.folder,
+        "files": files,
         "report": to_dict(report),
     }
     fs = Confined(cache_root)
@@ -145,6 +182,61 @@ def save(cache_root: Path, key: str, report: Report, provenance: Provenance) -> 
         _prune(fs)
     except (OSError, ValueError) as error:
         logger.debug("could not keep the report for a replay: %s", error)
+
+
+FileState = tuple[str, int, tuple[int, int, int, int]]  # path, mtime, (size, mtime, ctime, ino)
+
+
+def folder_state(folder: Path) -> list[FileState] | None:
+    """What a folder consumer's audit can read, by signature: under `folder` every .py/.pyi
+    file, every metadata file (METADATA_NAMES) and everything in a .dist-info/.egg-info
+    folder, hidden folders and __pycache__ left out; above it, the project files of each
+    folder up to the root (present or absent) and, beside it, `<name>.py(i)`. None when it
+    holds a link (where it leads could change unseen) or cannot be read."""
+    found: list[FileState] = []
+    try:
+        if not _walk_state(str(folder), False, found):
+            return None
+        above = [folder.parent / f"{folder.name}{s}" for s in PY_SUFFIXES]
+        for parent in folder.parents:
+            above.extend(parent / name for name in ("pyproject.toml", "setup.cfg", "setup.py"))
+        for path in above:
+            try:
+                found.append(_state(str(path), path.lstat()))
+            except FileNotFoundError:
+                found.append((str(path), 0, (-1, -1, -1, -1)))
+    except (OSError, RecursionError):
+        return None
+    return found
+
+
+def _walk_state(folder: str, meta: bool, found: list[FileState]) -> bool:
+    """folder_state() below one folder, in name order; False at the first link."""
+    with os.scandir(folder) as it:
+        entries = sorted(it, key=lambda e: e.name)
+    for entry in entries:
+        if entry.is_symlink():
+            return False
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name.startswith(".") or entry.name == "__pycache__":
+                continue
+            inner = meta or entry.name.endswith((".dist-info", ".egg-info"))
+            if not _walk_state(entry.path, inner, found):
+                return False
+        elif meta or entry.name.endswith(PY_SUFFIXES) or entry.name in METADATA_NAMES:
+            found.append(_state(entry.path, entry.stat(follow_symlinks=False)))
+    return True
+
+
+def _state(path: str, st: os.stat_result) -> FileState:
+    return (path, st.st_mtime_ns, (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+
+
+def _listed(state: list[FileState] | None) -> list[list[Any]] | None:
+    """folder_state() as kept in an entry (JSON lists)."""
+    if state is None:
+        return None
+    return [[path, *sig] for path, _, sig in state]
 
 
 def _holds(fs: Confined, row: object) -> bool:

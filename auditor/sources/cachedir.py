@@ -11,8 +11,9 @@
 #            cache (and a run that is still going carries on writing into it).
 #   legacy   no tag, but a cache an older drift-audit made: every entry at the top is a real
 #            folder of the layout (LAYOUT below: trees, pages, members, local, resolutions,
-#            chains, scan, tmp) holding only names drift-audit makes there (index keys, archive
-#            hashes, project names, staging folders, temp files of atomic writes). Clear
+#            chains, scan, fixes, replay, tmp) holding only names drift-audit makes there
+#            (index keys, archive hashes, project names, staging folders, temp files of
+#            atomic writes). Clear
 #            removes those folders, then writes the tag: from then on it is `tagged`.
 #   empty    an existing folder with nothing in it: nothing to clear, left as it is.
 #   foreign  anything else: $HOME, a project, another tool's cache (a CACHEDIR.TAG not
@@ -58,6 +59,8 @@ LAYOUT = {
     "resolutions": re.compile(_HEX16),  # the analysis version
     "chains": re.compile(r"[0-9a-f]{16,64}\.json"),
     "scan": re.compile(_HEX16),  # the scan version (scan/store.py)
+    "fixes": re.compile(_HEX16),  # the version of the fix proposals kept (fixkeep.py)
+    "replay": re.compile(r"[0-9a-f]{40}\.json"),  # runs kept for a replay (replay.py)
     "tmp": re.compile(rf"(?:damaged-)?(?:{_HEX16}|tmp[a-z0-9_]{{8}})"),
 }
 # the temp file of an atomic write: files.Confined.write's, or tempfile's in older releases
@@ -167,6 +170,7 @@ class CacheUsage:
     chain_memos: int = 0  # chains/<graph fingerprint>.json
     other_files: int = 0  # files in a tagged cache outside drift-audit's own folders
     owned: Ownership = Ownership(Owner.TAGGED)
+    replays: int = 0  # replay/<run key>.json
 
 
 def cache_usage(root: Path) -> CacheUsage:
@@ -183,10 +187,13 @@ def cache_usage(root: Path) -> CacheUsage:
     local = sum(1 for name in fs.listdir("local") if fs.lstat(f"local/{name}") is not None)
     lookups = sum(1 for path, _ in fs.walk_files("resolutions") if path.endswith(".json"))
     chains = sum(1 for path, _ in fs.walk_files("chains") if path.endswith(".json"))
+    replays = sum(1 for name in fs.listdir("replay") if name.endswith(".json"))
     others = [n for n in fs.listdir() if n not in LAYOUT and n != CACHEDIR_TAG]
     size = sum(_disk_usage(fs, name)[1] for name in fs.listdir())
     other_files = sum(_disk_usage(fs, name)[0] for name in others)
-    return CacheUsage(root, tuple(entries), pages, local, size, lookups, chains, other_files, owned)
+    return CacheUsage(
+        root, tuple(entries), pages, local, size, lookups, chains, other_files, owned, replays
+    )
 
 
 def _releases(fs: Confined) -> list[CacheEntry]:

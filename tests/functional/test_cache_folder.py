@@ -97,7 +97,8 @@ def test_a_cache_folder_drift_audit_makes_carries_the_standard_tag(
     tmp_path: Path, index: FakeIndex, through: str
 ) -> None:
     """Through the index the sources code makes the folder; with folder providers only the
-    lookup and call-chain memos and the kept consumer scan are written, and they make it."""
+    lookup and call-chain memos, the kept fix proposals and the kept consumer scan are
+    written, and they make it."""
     project = acme.consumer(tmp_path / "project")
     cache = tmp_path / "deep" / "cache"
     if through == "index":
@@ -106,7 +107,7 @@ def test_a_cache_folder_drift_audit_makes_carries_the_standard_tag(
         args = [str(project), *acme.folder_args(tmp_path), "--cache-dir", str(cache)]
         assert found(invoke(*args, "--format", "json")) == [acme.BREAK]
         made = sorted(p.name for p in cache.iterdir())
-        assert made == [CACHEDIR_TAG, "chains", "resolutions", "scan"]
+        assert made == [CACHEDIR_TAG, "chains", "fixes", "resolutions", "scan"]
     first, second, *_ = (cache / CACHEDIR_TAG).read_text().splitlines()
     assert first == "Signature: 8a477f597d28d172789f06886806bc55" == CACHEDIR_SIGNATURE
     assert second.startswith("#") and "drift-audit" in second
@@ -229,6 +230,7 @@ def test_info_counts_every_part_and_clear_removes_every_part(
     total = sum(p.lstat().st_size for p in cache.rglob("*") if p.is_file())
     memos = len(list((cache / "resolutions").rglob("*.json")))
     chains = len(list((cache / "chains").glob("*.json")))
+    replays = len(list((cache / "replay").glob("*.json")))
     assert memos >= 1 and chains >= 1
 
     info = cache_command("info", "--cache-dir", str(cache))
@@ -238,7 +240,7 @@ def test_info_counts_every_part_and_clear_removes_every_part(
         f"cache: {cache}",
         f"size: {total / (1 << 20):.1f} MiB",
         "index pages: 1, local archives: 1",
-        f"lookup memos: {memos}, call-chain memos: {chains}",
+        f"lookup memos: {memos}, call-chain memos: {chains}, runs kept for a replay: {replays}",
     ]
     assert [ln.split(":")[0] for ln in lines[4:]] == ["  acme 0.1", "  acme 0.2"]
     assert all("members read by ranges" in ln for ln in lines[4:]), lines
@@ -253,7 +255,7 @@ def test_info_counts_every_part_and_clear_removes_every_part(
     after = cache_command("info", "--cache-dir", str(cache)).stdout.splitlines()
     assert after[2:] == [
         "index pages: 0, local archives: 0",
-        "lookup memos: 0, call-chain memos: 0",
+        "lookup memos: 0, call-chain memos: 0, runs kept for a replay: 0",
     ]
     assert found(audit_index(project, index, cache)) == [acme.BREAK]  # still a valid cache
     assert (cache / "trees").is_dir() and (cache / CACHEDIR_TAG).is_file()
