@@ -191,7 +191,8 @@ def folder_state(folder: Path) -> list[FileState] | None:
     """What a folder consumer's audit can read, by signature: under `folder` every .py/.pyi
     file, every metadata file (METADATA_NAMES) and everything in a .dist-info/.egg-info
     folder, hidden folders and __pycache__ left out; above it, the project files of each
-    folder up to the root (present or absent) and, beside it, `<name>.py(i)`. None when it
+    folder up to the root (present or absent), the PKG-INFOs a package folder's metadata may
+    come from (sources/local.py) and, beside it, `<name>.py(i)`. None when it
     holds a link (where it leads could change unseen) or cannot be read."""
     found: list[FileState] = []
     try:
@@ -200,6 +201,10 @@ def folder_state(folder: Path) -> list[FileState] | None:
         above = [folder.parent / f"{folder.name}{s}" for s in PY_SUFFIXES]
         for parent in folder.parents:
             above.extend(parent / name for name in ("pyproject.toml", "setup.cfg", "setup.py"))
+        for project in list(folder.parents)[:2]:  # where a package folder's metadata is read
+            above.append(project / "PKG-INFO")
+            above.extend(sorted(project.glob("*.egg-info/PKG-INFO")))
+            above.extend(sorted(project.glob("src/*.egg-info/PKG-INFO")))
         for path in above:
             try:
                 found.append(_state(str(path), path.lstat()))

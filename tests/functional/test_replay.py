@@ -222,8 +222,10 @@ def test_a_folder_consumer_is_replayed_until_a_file_it_reads_changes(
         "a module edited": ("widget/__init__.py", acme.CONSUMER + "\n\ny = 2\n"),
         "a module added": ("widget/more.py", "import acme\n"),
         "the project file above": ("pyproject.toml", "[project]\nname = 'widget'\n"),
+        "metadata beside": ("widget.egg-info/PKG-INFO", "Metadata-Version: 2.1\nName: widget\n"),
     }
     for what, (rel, text) in edits.items():
+        (project / rel).parent.mkdir(exist_ok=True)
         (project / rel).write_text(text, encoding="utf-8")
         aged(project)
         assert folder_run(index, cache, project)["replayed"] is False, what
