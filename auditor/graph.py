@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from auditor.model import ConsumerScan
 
 MAX_CHAINS = 3
+MAX_ENTRY_WALKS = 64  # entry points walked one by one for their distances (_keep_for_entries)
 MAX_STORE_BYTES = 64 << 20
 MAX_REEXPORTS = 10  # re-export hops followed from the top package to a definition
 _INIT_NAMES = ("/__init__.py", "/__init__.pyi", ".py", ".pyi")
@@ -150,41 +151,137 @@ class CallGraph:
         return self._cache[scope]
 
     def _chains(self, scope: str) -> tuple[tuple[str, ...], ...]:
-        paths = self._shortest_paths(scope)
+        """The MAX_CHAINS shortest chains (length, then names) from an entry point, else
+        from a public module. DRIFT_AUDIT_NO_OWN_BFS=1 asks networkx, as before."""
+        if os.environ.get("DRIFT_AUDIT_NO_OWN_BFS"):
+            return self._networkx_chains(scope)
+        callers = self._callers
+        if scope not in callers:
+            return ()
+        # Chains from entry points when one reaches the scope, else from public modules
+        # (what networkx's paths gave, filtered). The walk below is networkx's breadth-first
+        # search back from the scope, each node's callers in the order networkx holds them,
+        # so each node's first path is networkx's; it keeps only nodes that can matter.
+        # (transformers: 1,732 scopes, each a walk of most of a ~45,000-node graph when
+        # walked to the end, 17 s.) A node's first path comes from a node of the level
+        # before that has an edge to it; if the node is kept for a start, so is that one
+        # (_keep_for_entries), so keeping fewer nodes changes no kept node's path.
+        if scope in self._reached_by_entry:
+            starts, keep = self.entry_points, self._keep_for_entries(scope)
+        else:
+            starts, keep = self.public_modules, self._keep_for_publics
+        parent: dict[str, str | None] = {scope: None}
+        met = {scope}  # kept or not: a node left out when first met is never kept later
+        found = [scope] if scope in starts else []
+        level = [scope]
+        depth = 0
+        # Once a level is complete with MAX_CHAINS starts found, no farther one can be among
+        # the shortest: the walk stops there.
+        while level and len(found) < MAX_CHAINS:
+            depth += 1
+            following = []
+            for node in level:
+                for caller in callers[node]:
+                    if caller in met:
+                        continue
+                    met.add(caller)
+                    if keep(caller, depth):
+                        parent[caller] = node
+                        following.append(caller)
+                        if caller in starts:
+                            found.append(caller)
+            level = following
+        chains = [_chain(parent, start) for start in found]
+        chains.sort(key=lambda chain: (len(chain), chain))
+        return tuple(chains[:MAX_CHAINS])
+
+    def _keep_for_entries(self, scope: str) -> Callable[[str, int], bool]:
+        """Which nodes a walk from `scope` keeps for chains from entry points: with few of
+        them (MAX_ENTRY_WALKS), those on a shortest chain from an entry point that reaches
+        the scope (the node that first reaches such a node is on it too); with many, every
+        node an entry point reaches (the callee of such a node is one too)."""
+        distances = self._entry_distances
+        if distances is None:
+            reached = self._reached_by_entry
+            return lambda node, depth: node in reached
+        wanted = [(d, d[scope]) for d in distances if scope in d]
+
+        def on_a_shortest_chain(node: str, depth: int) -> bool:
+            # (met first deeper than its distance to the scope, a node is on no shortest
+            # chain: far <= its distance from the entry + that distance < it + depth)
+            return any(d.get(node) == far - depth for d, far in wanted)
+
+        return on_a_shortest_chain
+
+    def _keep_for_publics(self, node: str, depth: int) -> bool:
+        return node in self._reached_by_public
+
+    @cached_property
+    def _entry_distances(self) -> list[dict[str, int]] | None:
+        """For each entry point (when there are at most MAX_ENTRY_WALKS), how far along the
+        edges every node it reaches is; None when there are more."""
+        entries = sorted(e for e in self.entry_points if e in self._callers)
+        if len(entries) > MAX_ENTRY_WALKS:
+            return None
+        return [self._distances_from(entry) for entry in entries]
+
+    def _distances_from(self, start: str) -> dict[str, int]:
+        callees = self._callees
+        far = {start: 0}
+        level = [start]
+        while level:
+            following = []
+            for node in level:
+                for callee in callees.get(node, ()):
+                    if callee not in far:
+                        far[callee] = far[node] + 1
+                        following.append(callee)
+            level = following
+        return far
+
+    @cached_property
+    def _reached_by_entry(self) -> frozenset[str]:
+        return self._reached(self.entry_points)
+
+    @cached_property
+    def _reached_by_public(self) -> frozenset[str]:
+        return self._reached(self.public_modules)
+
+    @cached_property
+    def _callees(self) -> dict[str, list[str]]:
+        callees: dict[str, list[str]] = {}
+        for node, its_callers in self._callers.items():
+            for caller in its_callers:
+                callees.setdefault(caller, []).append(node)
+        return callees
+
+    def _reached(self, starts: frozenset[str]) -> frozenset[str]:
+        """Every node a chain from one of `starts` can reach (the starts included)."""
+        callees = self._callees
+        seen = {s for s in starts if s in self._callers}
+        level = list(seen)
+        while level:
+            following = []
+            for node in level:
+                for callee in callees.get(node, ()):
+                    if callee not in seen:
+                        seen.add(callee)
+                        following.append(callee)
+            level = following
+        return frozenset(seen)
+
+    def _networkx_chains(self, scope: str) -> tuple[tuple[str, ...], ...]:
+        import networkx as nx
+
+        if scope not in self.graph:
+            return ()
+        paths = nx.single_source_shortest_path(self.graph.reverse(copy=False), scope)
         for starts in (self.entry_points, self.public_modules):
             found = [tuple(reversed(p)) for node, p in paths.items() if node in starts]
             if found:
                 found.sort(key=lambda chain: (len(chain), chain))
                 return tuple(found[:MAX_CHAINS])
         return ()
-
-    def _shortest_paths(self, scope: str) -> dict[str, list[str]]:
-        """node -> a shortest path from `scope` back along the edges (callers first found).
-
-        networkx's `single_source_shortest_path` on the reversed graph, step for step
-        (breadth first, each node's callers in the order their edges were added), without
-        importing networkx (~0.1 s, more than the rest of a cold headline audit's chains).
-        DRIFT_AUDIT_NO_OWN_BFS=1 asks networkx, as before."""
-        if os.environ.get("DRIFT_AUDIT_NO_OWN_BFS"):
-            import networkx as nx
-
-            if scope not in self.graph:
-                return {}
-            return dict(nx.single_source_shortest_path(self.graph.reverse(copy=False), scope))
-        callers = self._callers
-        if scope not in callers:
-            return {}
-        paths = {scope: [scope]}
-        level = [scope]
-        while level:
-            following = []
-            for node in level:
-                for caller in callers[node]:
-                    if caller not in paths:
-                        paths[caller] = [*paths[node], caller]
-                        following.append(caller)
-            level = following
-        return paths
 
     @cached_property
     def _callers(self) -> dict[str, dict[str, None]]:
@@ -199,6 +296,14 @@ class CallGraph:
             callers.setdefault(site.scope, {})
             callers.setdefault(f"provider:{site.target}", {})[site.scope] = None
         return callers
+
+
+def _chain(parent: dict[str, str | None], start: str) -> tuple[str, ...]:
+    """The chain from `start` down to the walk's scope, by the walk's parents."""
+    chain = [start]
+    while (step := parent[chain[-1]]) is not None:
+        chain.append(step)
+    return tuple(chain)
 
 
 def _is_public(module: str) -> bool:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from auditor import graph as graph_module
 from auditor.graph import build_graph
 from auditor.model import (
     ConsumerScan,
@@ -166,11 +167,15 @@ def test_the_memo_index_answers_what_a_linear_search_would(
 
 
 def test_the_graph_finds_the_chains_networkx_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random graphs, small and larger, with no, one or many entry points (the walk stops
+    early once MAX_CHAINS entry points are found at a complete level), public and private
+    modules: every scope's chains are networkx's."""
     rng = random.Random(11)
     here = Location("m.py", 1, 1, 1, 1)
-    for _ in range(50):
-        names = [f"pkg.m{i}" for i in range(rng.randint(2, 12))]
-        edges = {(rng.choice(names), rng.choice(names)) for _ in range(rng.randint(1, 30))}
+    for n in range(300):
+        size = rng.randint(2, 12) if n < 100 else rng.randint(10, 60)
+        names = [f"pkg.{'_' if rng.random() < 0.3 else ''}m{i}" for i in range(size)]
+        edges = {(rng.choice(names), rng.choice(names)) for _ in range(rng.randint(1, 4 * size))}
         scan = ConsumerScan(
             package="pkg",
             files=(),
@@ -179,10 +184,11 @@ def test_the_graph_finds_the_chains_networkx_finds(monkeypatch: pytest.MonkeyPat
             sites=(),
             unparsable=(),
         )
-        entry = [f"{rng.choice(names)}:x"]
+        entry = [f"{rng.choice(names)}:x", *rng.sample(names, rng.randint(0, min(6, size)))]
         chains = []
-        for switch in ("1", ""):
+        for switch, walks in (("1", 64), ("", 64), ("", 0)):  # 0: no entry point walked alone
             monkeypatch.setenv("DRIFT_AUDIT_NO_OWN_BFS", switch)
+            monkeypatch.setattr(graph_module, "MAX_ENTRY_WALKS", walks)
             graph = build_graph(scan, entry)
             chains.append([graph.reached_from(n) for n in names])
-        assert chains[0] == chains[1]
+        assert chains[0] == chains[1] == chains[2]
