@@ -46,6 +46,7 @@ import json
 import logging
 import math
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -213,6 +214,7 @@ class Cache:
         # What this run's answers rest on, for a replay of the run (replay.py): every
         # record, index and page read (its signature, None when absent), and until when the
         # pages read are fresh; `unreplayable` says why the run cannot be replayed at all.
+        self._index_lock = threading.Lock()
         self.consulted: dict[str, Signature | None] = {}
         self.fresh_until = math.inf
         self.unreplayable = ""
@@ -247,9 +249,10 @@ class Cache:
         folder = f"trees/{index_key(index_url)}/{record.name}"
         dirname = f"{record.version}-{sha256[:16]}"
         published = self._publish(staged, record, f"{folder}/{dirname}")
-        index = self._read_json(f"{folder}/index.json")
-        index[str(record.version)] = dirname
-        self._write_json(f"{folder}/index.json", index)
+        with self._index_lock:  # releases of one project are fetched side by side
+            index = self._read_json(f"{folder}/index.json")
+            index[str(record.version)] = dirname
+            self._write_json(f"{folder}/index.json", index)
         return published
 
     def publish_local(

@@ -71,6 +71,7 @@ if TYPE_CHECKING:
     from auditor.sources.simple import DistFile
 
 log = logging.getLogger("drift_audit")
+RELEASE_WORKERS = 4  # releases of a range opened at once (their requests are sequential)
 
 OFFLINE_HINT = "run once without --offline to fill the cache, or pass --cache-dir of a filled cache"
 
@@ -147,7 +148,15 @@ class Index:
         pin = exact_pin(req.specifier)
         if pin is not None:
             return [self.release(name, pin)]
-        return [self.release(name, v) for v in self._matching(name, req.specifier, pre=pre)]
+        versions = self._matching(name, req.specifier, pre=pre)
+        if len(versions) == 1:
+            return [self.release(name, versions[0])]
+        # Side by side: opening a wheel is a few requests one after another (its tail, the
+        # rest of its directory, its metadata), waiting on the network, not the processor.
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(RELEASE_WORKERS, thread_name_prefix="drift-audit-open") as pool:
+            return list(pool.map(lambda v: self.release(name, v), versions))
 
     def release(self, name: str, version: str) -> Release:
         """One release by exact version (PEP 440 equality), from the cache when it is there."""

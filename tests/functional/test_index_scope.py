@@ -155,3 +155,35 @@ def test_the_index_key_leaves_credentials_out_and_the_cache_holds_none(
         if path.is_file():
             assert TOKEN.encode() not in path.read_bytes()
             assert b"ci:" not in path.read_bytes()
+
+
+def test_the_releases_of_a_range_are_opened_side_by_side_as_one_after_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """index.releases() opens a range's wheels on RELEASE_WORKERS threads: the same report
+    as one at a time, and every release listed in the project's index.json (its updates
+    are serialised)."""
+    from auditor.sources import index as index_module
+    from tests.trust.archives import wheel
+
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    fake = FakeIndex()
+    versions = [f"0.{n}" for n in range(1, 9)]
+    for n, version in enumerate(versions):
+        files = acme.OLD if n == 0 else acme.NEW
+        fake.add(wheel(dist, "acme", version, files, extra=[acme.PADDING]))
+    project = acme.consumer(tmp_path / "project")
+    reports = []
+    with serving(fake), indexes_closed_after(monkeypatch):
+        for workers in (1, 4):
+            monkeypatch.setattr(index_module, "RELEASE_WORKERS", workers)
+            cache = tmp_path / f"cache-{workers}"
+            result = audit(project, fake.url, cache, ("acme>=0.2", "acme==0.1"))
+            assert result.exit_code == 1, (result.output, result.exception)
+            reports.append(json.loads(result.stdout))
+            (listing,) = (cache / "trees").glob("*/acme/index.json")
+            assert sorted(json.loads(listing.read_text())) == versions
+    assert reports[0]["findings"] == reports[1]["findings"]
+    assert reports[0]["providers"] == reports[1]["providers"]
+    assert reports[1]["providers"][0]["targets"] == versions[1:]
