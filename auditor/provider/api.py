@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import logging
+import os
 import re
 import warnings
 from dataclasses import dataclass, replace
@@ -142,6 +143,7 @@ class ProviderAPI:
         self._star_path: set[tuple[str, str]] = set()  # (source, name) of star lookups under way
         self._cuts = 0  # star-import cycles cut so far (an answer below one is not kept)
         self._static_all: dict[str, bool] = {}  # module -> whether its __all__ is as written
+        self._class_sources: dict[int, _ClassSource] = {}  # id(class) -> its source, read once
 
     @property
     def modules_loaded(self) -> int:
@@ -606,6 +608,26 @@ class ProviderAPI:
     def _assigned_anywhere(self, cls: griffe.Class, name: str, depth: int) -> bool:
         """`self.name = ...` or `setattr(self, ...)` of that name (or of a name not spelled)
         in any method, or dynamic attributes, in the class or its bases."""
+        if os.environ.get("DRIFT_AUDIT_NO_CLASS_SOURCES"):
+            return self._assigned_anywhere_read_each_time(cls, name, depth)
+        for klass in self._mro(cls, depth):
+            if klass is None or any(a in klass.members for a in DYNAMIC_ATTRIBUTES):
+                return True
+            if self._class_source(klass).assigns(name):
+                return True
+        return False
+
+    def _class_source(self, klass: griffe.Class) -> _ClassSource:
+        """What one class's source assigns to `self`, read once per class (torch: ~1,300
+        lookups read nn.Module's 2,700 lines, each one parsing them for its `setattr`s)."""
+        found = self._class_sources.get(id(klass))
+        if found is None or found.klass is not klass:
+            found = self._class_sources[id(klass)] = _ClassSource(klass, _source(klass))
+        return found
+
+    def _assigned_anywhere_read_each_time(self, cls: griffe.Class, name: str, depth: int) -> bool:
+        """_assigned_anywhere() as it was: each class's source read, searched and parsed
+        again for every name (DRIFT_AUDIT_NO_CLASS_SOURCES=1)."""
         stored = re.compile(rf"\bself\.{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)")
         for klass in self._mro(cls, depth):
             if klass is None or any(a in klass.members for a in DYNAMIC_ATTRIBUTES):
@@ -1095,6 +1117,37 @@ def _all_is_static(tree: ast.Module) -> bool:
         ):
             return False
     return True
+
+
+# `self.<name> = ...` (or `self.<name>: T = ...`), tried at every `self.`: the name is the
+# whole identifier after it (a shorter one is followed by a word character, never by the
+# space, `:` or `=` the rest needs), so this finds every name the per-name search would.
+_SELF_STORE = re.compile(r"\bself\.(?=(\w+)\s*(?::[^=\n]*)?=(?!=))")
+_WORD = re.compile(r"\w+")
+
+
+class _ClassSource:
+    """One provider class's source as `_assigned_anywhere` reads it: the names it assigns
+    to `self`, and what its `setattr(self, ...)` calls may set (parsed on first need)."""
+
+    def __init__(self, klass: griffe.Class, source: str) -> None:
+        self.klass = klass  # kept alive: it is found again by its id
+        self.source = source
+        self.stored = frozenset(m.group(1) for m in _SELF_STORE.finditer(source))
+        self._setattrs: hooks.Adds | None = None
+
+    def assigns(self, name: str) -> bool:
+        if _WORD.fullmatch(name) is None:  # not one word: searched for as written
+            pattern = rf"\bself\.{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)"
+            if re.search(pattern, self.source):
+                return True
+        elif name in self.stored:
+            return True
+        if "setattr(" not in self.source:
+            return False
+        if self._setattrs is None:
+            self._setattrs = hooks.self_setattrs(self.source)
+        return self._setattrs.may_add(name)
 
 
 def _source(obj: Any) -> str:

@@ -9,7 +9,9 @@ The switches (each an environment variable that turns one optimisation off):
   one by one (provider/memo.py), and each release's answers and file digests kept for the
   run (pipeline.py);
 - DRIFT_AUDIT_NO_OWN_BFS: the call graph's shortest chains found without networkx (graph.py);
-- DRIFT_AUDIT_NO_MEMO: the lookup memo itself (older than these; compared too).
+- DRIFT_AUDIT_NO_MEMO: the lookup memo itself (older than these; compared too);
+- DRIFT_AUDIT_NO_CLASS_SOURCES: a provider class's source read once for the names it
+  assigns to `self` (provider/api.py), not searched and parsed again for every name.
 
 For every fixture case: a cold run and a warm run with everything on, against a run with
 everything off and one with each switch off alone, the JSON findings (the `findings` of the
@@ -37,6 +39,7 @@ SWITCHES = (
     "DRIFT_AUDIT_NO_MEMO_INDEX",
     "DRIFT_AUDIT_NO_OWN_BFS",
     "DRIFT_AUDIT_NO_MEMO",
+    "DRIFT_AUDIT_NO_CLASS_SOURCES",
 )
 
 
