@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import pytest
 
+import auditor.scan
 from auditor.behaviour import changed_defaults, changed_return, is_container, normalised
 from auditor.model import CallShape, Param, ParamKind, Signature
-from auditor.scan.results import result_uses
+from auditor.scan.results import _looking_down, _through_parents, result_uses
 
 
 def uses(source: str) -> dict[str, tuple[str, ...]]:
@@ -39,6 +41,19 @@ def uses(source: str) -> dict[str, tuple[str, ...]]:
 )
 def test_result_uses(body: str, expected: dict[str, tuple[str, ...]]) -> None:
     assert uses(f"def probe():\n    {body}\n") == expected
+
+
+def test_looking_down_finds_what_the_parents_found() -> None:
+    """The one-pass reading (the default) and the parents' (DRIFT_AUDIT_NO_LEAN_RESULTS=1)
+    agree on every body of the scan package's own source, module and functions."""
+    bodies = 0
+    for path in sorted(Path(auditor.scan.__file__).parent.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        owners = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))]
+        for owner in owners:
+            assert _looking_down(owner) == _through_parents(owner), (path.name, owner)
+            bodies += 1
+    assert bodies > 100
 
 
 @pytest.mark.parametrize(
