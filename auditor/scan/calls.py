@@ -23,7 +23,7 @@ from auditor.scan.facts import CALLED, ITEM, UseKind
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-    from auditor.scan.facts import FileFacts, Use
+    from auditor.scan.facts import FileFacts, Reference, Use
     from auditor.scan.resolve import Resolver
     from auditor.scan.scopes import Binding
 
@@ -91,6 +91,17 @@ def call_chain(node: ast.expr, *, plain: bool = False) -> Chain | None:
     return Chain(root, base, tuple(steps), tuple(calls), tuple(slices))
 
 
+def reference(expr: ast.expr) -> Reference | None:
+    """An expression as values.py reads it: a name or a chain (`(x := v)` is `v`); None
+    when it is neither."""
+    while isinstance(expr, ast.NamedExpr):
+        expr = expr.value
+    if isinstance(expr, ast.Name):
+        return expr.id, ()
+    chain = call_chain(expr, plain=True)
+    return (chain.root, chain.steps) if chain is not None else None
+
+
 def call_shape(node: ast.Call, spread: tuple[str, ...] = ()) -> CallShape:
     """What the call passes; `spread`: keys its `**d` certainly carries (spreads.py)."""
     starred = [isinstance(arg, ast.Starred) for arg in node.args]
@@ -147,19 +158,19 @@ def _site(
     provider = [p for p in paths if resolver.is_provider(p)]
     if not provider:
         return _constructed(facts, use, paths, resolver)
-    node = use.node
-    call = call_shape(node, facts.spreads(node)) if isinstance(node, ast.Call) else None
+    assert use.span is not None  # only a NAME has none
+    call = use.call.shape if use.call is not None else None
     return Site(
         Action.CALL if call is not None else Action.ATTRIBUTE,
         provider[0],
         use.scope.owner,
-        facts.positions.of(node),
+        facts.positions.location(use.span),
         call,
         guarded=use.guarded or len(provider) < len(paths),
         alternatives=tuple(provider[1:]),
         via=next((p for p in binding.paths if resolver.is_provider(p)), None),
         store=use.kind is UseKind.STORE,
-        result_use=facts.result_use(node) if call is not None else (),
+        result_use=use.call.result_use if use.call is not None else (),
     )
 
 
@@ -169,8 +180,7 @@ def _constructed(
     """`Plain(proxies=1)` where consumer class Plain's constructor is a provider class's
     (constructors.py): a call of that constructor, whole, or only for the keywords the
     consumer's own forwarding `__init__`s hand on."""
-    node = use.node
-    if use.kind is not UseKind.CALL or not isinstance(node, ast.Call) or len(paths) != 1:
+    if use.kind is not UseKind.CALL or use.call is None or use.span is None or len(paths) != 1:
         return None
     if not resolver.is_class(paths[0]):
         return None
@@ -178,13 +188,13 @@ def _constructed(
     if reached is None:
         return None
     target, named = reached
-    shape = call_shape(node, facts.spreads(node))
+    shape = use.call.shape
     if named is not None:  # only what goes on through **kwargs: keywords, checked as such
         onward = tuple(k for k in shape.keywords if k not in named)
         if not onward:
             return None
         shape = CallShape(0, onward, star_args=True, star_kwargs=True)
-    location = facts.positions.of(node)
+    location = facts.positions.location(use.span)
     # via: the provider class itself, so a failing import of it covers this call too
     return Site(Action.CALL, target, use.scope.owner, location, shape, use.guarded, via=target)
 

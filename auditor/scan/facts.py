@@ -1,13 +1,19 @@
 # Maintainers: the raw facts one walk over one file collects, before any name is resolved.
 #
 # Owns: `Use` (a name, attribute chain or call seen in some scope; a chain may pass through
-# calls: `f(x).a` is root `f`, attrs `("()", "a")`), `SuperUse`, `NameStore` (`x = ...`),
+# calls: `f(x).a` is root `f`, attrs `("()", "a")`), `CallFacts` (what a call passes, read
+# while its node is at hand), `SuperUse`, `NameStore` (`x = ...`),
 # `AttrStore` (`self.x = ...`), `FunctionFacts`, `ClassFacts` and `FileFacts`, plus
 # `Positions`, which turns ast's
 # positions (1-based lines, 0-based UTF-8 byte offsets) into model.Location (1-based
 # character columns) exactly once.
 # Takes: nothing but what the walker appends. Gives: input to resolve, calls and classes,
 # which turn facts into model.Site and model.Edge once every file's bindings are known.
+#
+# No use and no plain store holds an AST node: what the later stages read of one is read
+# by the walker (a span, a call's shape, a value as a name or chain), so a file's tree is
+# freed once it is walked (transformers: ~1 GiB of trees were kept until the scan ended).
+# Only annotations, and a def's arguments, return annotation and decorators, keep theirs.
 from __future__ import annotations
 
 import ast
@@ -24,6 +30,7 @@ if TYPE_CHECKING:
     from auditor.scan.scopes import Scope, Source
 
 Span = tuple[int, int, int, int]  # line, byte offset, end line, end byte offset (raw ast)
+Reference = tuple[str, tuple[str, ...]]  # an expression as a name or chain: root, steps
 CALLED: Final = "()"  # the step of a chain that calls what precedes it
 ITEM: Final = "[]"  # the step of a chain that subscripts what precedes it
 EACH: Final = "[*]"  # an element of what precedes it, as `for x in ...` iterates it
@@ -68,15 +75,26 @@ class UseKind(Enum):
 
 
 @dataclass(eq=False, slots=True)
+class CallFacts:
+    """What one call passes and how its result is used, read from its node by the walker."""
+
+    shape: CallShape  # spread keys (spreads.py) included
+    result_use: tuple[str, ...]  # how the code relies on its result (results.py)
+    positional_first: bool  # the first argument is positional, not `*args` (partial)
+    first: Reference | None  # that argument, when it is a name or a chain
+
+
+@dataclass(eq=False, slots=True)
 class Use:
-    """Recorded for every name read, so it stays cheap: positions and shapes come later."""
+    """Recorded for every name read, so it stays cheap: locations come later."""
 
     scope: Scope
     root: str
     attrs: tuple[str, ...]
     kind: UseKind
-    node: ast.expr  # the Name, the outermost Attribute, or the Call
+    span: Span | None  # the outermost Attribute's, or the Call's; None for a NAME
     guarded: bool
+    call: CallFacts | None = None  # a CALL's, the only kind whose node is a Call
 
     @property
     def through_call(self) -> bool:

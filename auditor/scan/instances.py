@@ -17,16 +17,15 @@
 # (`Scheduler()(...)`) is not followed.
 from __future__ import annotations
 
-import ast
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from auditor.model import Action, Edge, Site
-from auditor.scan.calls import call_shape
 from auditor.scan.facts import CALLED, ITEM, UseKind
 from auditor.scan.values import ValueKind
 
 if TYPE_CHECKING:
+    from auditor.model import CallShape
     from auditor.scan.facts import FileFacts, Use
     from auditor.scan.resolve import Resolver
     from auditor.scan.scopes import Binding
@@ -73,11 +72,12 @@ class Instances:
 
 
 def _site(facts: FileFacts, use: Use, value: Value, asked: bool) -> Site | None:
-    node = use.node
-    if use.kind is UseKind.CALL and isinstance(node, ast.Call):
+    if use.span is None:
+        return None  # a NAME: never a site of its own
+    if use.kind is UseKind.CALL and use.call is not None:
         if value.path.endswith(CALLED):
             return None  # calling a provider object: `__call__` is not followed
-        shape = call_shape(node, facts.spreads(node))
+        shape: CallShape | None = use.call.shape
     elif asked and use.kind is not UseKind.CALL:
         shape = None
     else:
@@ -86,12 +86,12 @@ def _site(facts: FileFacts, use: Use, value: Value, asked: bool) -> Site | None:
         Action.CALL if shape is not None else Action.ATTRIBUTE,
         value.path,
         use.scope.owner,
-        facts.positions.of(node),
+        facts.positions.location(use.span),
         shape,
         guarded=use.guarded or value.guarded,
         via=_via(value.path),
         store=use.kind is UseKind.STORE,
-        result_use=facts.result_use(node) if shape is not None else (),
+        result_use=use.call.result_use if shape is not None and use.call is not None else (),
     )
 
 
@@ -105,22 +105,22 @@ def _partial(
     facts: FileFacts, use: Use, binding: Binding, values: Values, resolver: Resolver
 ) -> Site | None:
     """`functools.partial(vllm.f, 1, a=2)`: a CALL of `vllm.f` passing at least that much."""
-    node = use.node
-    if not isinstance(node, ast.Call) or not node.args or isinstance(node.args[0], ast.Starred):
+    call = use.call
+    if call is None or not call.positional_first or use.span is None:
         return None
     written = use.attrs[-1] if use.attrs else binding.paths[0].rpartition(".")[2]
     if written != "partial" or not set(resolver.expand(binding, use.attrs)) & PARTIAL:
         return None
-    value = values.expression(use.scope, node.args[0])
+    value = values.reference(use.scope, call.first) if call.first is not None else None
     if value is None or value.kind is not ValueKind.PROVIDER or value.path.endswith(CALLED):
         return None
-    shape = call_shape(node, facts.spreads(node))
+    shape = call.shape
     shape = replace(shape, positional=shape.positional - 1, star_args=True, star_kwargs=True)
     return Site(
         Action.CALL,
         value.path,
         use.scope.owner,
-        facts.positions.of(node),
+        facts.positions.location(use.span),
         shape,
         guarded=use.guarded or value.guarded,
         via=value.path.partition(CALLED)[0],

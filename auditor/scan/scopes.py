@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Final, Literal
 if TYPE_CHECKING:
     import ast
 
+    from auditor.scan.facts import Reference
+
 ScopeKind = Literal["module", "class", "function", "lambda", "comprehension"]
 
 
@@ -39,9 +41,11 @@ class Source:
     """Where one store of a name (or of `self.name`) takes its value from."""
 
     kind: SourceKind
-    expr: ast.expr
-    scope: Scope  # where `expr` is evaluated
+    annotation: ast.expr | None  # ANNOTATION: the annotation (kept: small, read later)
+    scope: Scope  # where the expression is evaluated
     guarded: bool
+    reference: Reference | None = None  # VALUE, ELEMENT: the expression as a name or chain
+    none: bool = False  # VALUE: the expression is the constant None
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,14 +24,14 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from auditor.scan.calls import call_chain, dotted_chain
+from auditor.scan.calls import dotted_chain, reference
 from auditor.scan.facts import CALLED, EACH, ITEM, OPS
 from auditor.scan.scopes import SourceKind, is_plain_variable
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
 
-    from auditor.scan.facts import AttrStore, FileFacts, FunctionFacts
+    from auditor.scan.facts import AttrStore, FileFacts, FunctionFacts, Reference
     from auditor.scan.resolve import Resolver
     from auditor.scan.scopes import Binding, Scope, Source
 
@@ -142,15 +142,12 @@ class Values:
         return value, rest + steps[cut:]
 
     def expression(self, scope: Scope, expr: ast.expr) -> Value | None:
-        if isinstance(expr, ast.NamedExpr):
-            return self.expression(scope, expr.value)
-        steps: tuple[str, ...] = ()
-        if isinstance(expr, ast.Name):
-            root = expr.id
-        elif (chain := call_chain(expr, plain=True)) is not None:
-            root, steps = chain.root, chain.steps
-        else:
-            return None
+        found = reference(expr)
+        return self.reference(scope, found) if found is not None else None
+
+    def reference(self, scope: Scope, ref: Reference) -> Value | None:
+        """What a name or chain (calls.reference()) read in `scope` holds."""
+        root, steps = ref
         value, rest = self.start(scope, root, self._r.lookup(scope, root), steps)
         return self.follow(value, rest)
 
@@ -352,7 +349,7 @@ class Values:
         for source in sources:
             if source is None:
                 return None
-            if source.kind is SourceKind.VALUE and _is_none(source.expr):
+            if source.kind is SourceKind.VALUE and source.none:
                 continue
             value = self._read(source)
             if value is None or (values and not value.same(values[0])):
@@ -364,11 +361,15 @@ class Values:
 
     def _read(self, source: Source) -> Value | None:
         if source.kind is SourceKind.ANNOTATION:
-            return self.annotation(source.scope, source.expr)
+            assert source.annotation is not None
+            return self.annotation(source.scope, source.annotation)
+        found = source.reference
+        if found is None:
+            return None  # neither a name nor a chain: nothing we follow
         if source.kind is SourceKind.ELEMENT:
-            iterable = self.expression(source.scope, source.expr)
+            iterable = self.reference(source.scope, found)
             return self.item(iterable, EACH) if iterable is not None else None
-        return self.expression(source.scope, source.expr)
+        return self.reference(source.scope, found)
 
     def _once(self, key: object, compute: Callable[[], Value | None]) -> Value | None:
         if key in self._memo:
@@ -431,7 +432,7 @@ class Values:
         """`gen.x = ...` where `gen` holds an instance (or is a class) of the family."""
         out: list[Source | None] = []
         for store in self._other_stores.get(name, ()):
-            owner = self.expression(store.scope, ast.Name(store.root, ast.Load()))
+            owner = self.reference(store.scope, (store.root, ()))
             if owner is not None and owner.kind is not ValueKind.PROVIDER and owner.path in family:
                 out.append(store.source)
         return out

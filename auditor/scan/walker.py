@@ -8,6 +8,9 @@
 # imports.ImportRecorder), uses of names, chains (through calls too: `x.m().n`) and calls,
 # stores into attributes (`self.x = ...`), `super()` calls, functions, classes with their
 # bases and methods, Definitions and containment Edges.
+# What a later stage reads of a node is read here, while the node is at hand (a span, a
+# call's shape and result use, a stored value as a name or chain: facts.py), so the facts
+# hold no node of the file's statements or calls and its tree is freed once walked.
 # Takes: a parsed ast.Module and its facts.FileFacts shell. Gives: the filled FileFacts.
 # Resolution waits until every file is walked (resolve.Resolver), so order never matters.
 from __future__ import annotations
@@ -21,9 +24,10 @@ from typing import TYPE_CHECKING
 from auditor.model import Definition, Edge, Handled, VersionGate
 from auditor.provider import forwards
 from auditor.scan import guards, results, spreads
-from auditor.scan.calls import call_chain, call_shape, dotted_chain, super_call
+from auditor.scan.calls import call_chain, call_shape, dotted_chain, reference, super_call
 from auditor.scan.facts import (
     AttrStore,
+    CallFacts,
     ClassFacts,
     FunctionFacts,
     Method,
@@ -66,6 +70,8 @@ class Walker:
         self.facts.results.update(results.result_uses(tree))
         self._body(tree.body)
         self.facts.import_sites = self.imports.finish()
+        self.facts.results.clear()  # keyed by id() of nodes about to be freed: read above
+        self.facts.spread_keys.clear()
         return self.facts
 
     # ------------------------------------------------------------------ machinery
@@ -131,7 +137,29 @@ class Walker:
         return Scope(kind, owner, self.facts.module, parent=self.scope)
 
     def _use(self, chain: tuple[str, ...], kind: UseKind, node: ast.expr) -> None:
-        self.facts.uses.append(Use(self.scope, chain[0], chain[1:], kind, node, self.guarded))
+        self._record(chain[0], chain[1:], kind, node)
+
+    def _record(self, root: str, attrs: tuple[str, ...], kind: UseKind, node: ast.expr) -> None:
+        """One use: a NAME keeps nothing of its node, the others its span, a call what it
+        passes too."""
+        if kind is UseKind.NAME:
+            use = Use(self.scope, root, attrs, kind, None, self.guarded)
+        elif isinstance(node, ast.Call):
+            call = self._call_facts(node)
+            use = Use(self.scope, root, attrs, kind, span_of(node), self.guarded, call)
+        else:
+            use = Use(self.scope, root, attrs, kind, span_of(node), self.guarded)
+        self.facts.uses.append(use)
+
+    def _call_facts(self, node: ast.Call) -> CallFacts:
+        args = node.args
+        first = args[0] if args and not isinstance(args[0], ast.Starred) else None
+        return CallFacts(
+            call_shape(node, self.facts.spreads(node)),
+            self.facts.result_use(node),
+            first is not None,
+            reference(first) if first is not None else None,
+        )
 
     def _define(self, name: str, kind: str, node: ast.stmt) -> str:
         path = f"{self.scope.owner}.{name}"
@@ -289,7 +317,8 @@ class Walker:
 
     def _loop_target(self, target: ast.expr, iterable: ast.expr, scope: Scope) -> None:
         if isinstance(target, ast.Name):
-            self._store(target.id, Source(SourceKind.ELEMENT, iterable, scope, self.guarded))
+            found = reference(iterable)
+            self._store(target.id, Source(SourceKind.ELEMENT, None, scope, self.guarded, found))
         else:
             self.visit(target)  # unpacking: opaque stores
 
@@ -305,7 +334,7 @@ class Walker:
 
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load):
-            self.facts.uses.append(Use(self.scope, node.id, (), UseKind.NAME, node, self.guarded))
+            self.facts.uses.append(Use(self.scope, node.id, (), UseKind.NAME, None, self.guarded))
         else:
             self._store(node.id)
 
@@ -321,7 +350,10 @@ class Walker:
         self.facts.name_stores.append(NameStore(scope, name, source))
 
     def _value(self, expr: ast.expr, kind: SourceKind = SourceKind.VALUE) -> Source:
-        return Source(kind, expr, self.scope, self.guarded)
+        if kind is SourceKind.ANNOTATION:
+            return Source(kind, expr, self.scope, self.guarded)
+        none = isinstance(expr, ast.Constant) and expr.value is None
+        return Source(kind, None, self.scope, self.guarded, reference(expr), none)
 
     def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
         self.visit(node.value)
@@ -396,10 +428,7 @@ class Walker:
                 if not self._own_attribute(chain):
                     self._use(chain, UseKind.STORE, node)
             elif (through := call_chain(node)) is not None:
-                steps = through.steps
-                self.facts.uses.append(
-                    Use(self.scope, through.root, steps, UseKind.STORE, node, self.guarded)
-                )
+                self._record(through.root, through.steps, UseKind.STORE, node)
         if isinstance(node.value, ast.Name):
             store = AttrStore(self.scope, node.value.id, node.attr, source)
             self.facts.attr_stores.append(store)
@@ -455,10 +484,9 @@ class Walker:
         """One use for the whole chain, one for each call inside it, then what is left."""
         if isinstance(chain.base, ast.NamedExpr):
             self.visit(chain.base)
-        scope, guarded = self.scope, self.guarded
-        self.facts.uses.append(Use(scope, chain.root, chain.steps, kind, node, guarded))
+        self._record(chain.root, chain.steps, kind, node)
         for before, call in chain.calls:
-            self.facts.uses.append(Use(scope, chain.root, before, UseKind.CALL, call, guarded))
+            self._record(chain.root, before, UseKind.CALL, call)
             self._arguments(call)
         self._body(chain.slices)
 
