@@ -198,13 +198,17 @@ class CallGraph:
     def _keep_for_entries(self, scope: str) -> Callable[[str, int], bool]:
         """Which nodes a walk from `scope` keeps for chains from entry points: with few of
         them (MAX_ENTRY_WALKS), those on a shortest chain from an entry point that reaches
-        the scope (the node that first reaches such a node is on it too); with many, every
-        node an entry point reaches (the callee of such a node is one too)."""
+        the scope no farther than the MAX_CHAINS nearest do (the node that first reaches
+        such a node is on it too); with many, every node an entry point reaches (the callee
+        of such a node is one too)."""
         distances = self._entry_distances
         if distances is None:
             reached = self._reached_by_entry
             return lambda node, depth: node in reached
         wanted = [(d, d[scope]) for d in distances if scope in d]
+        if len(wanted) > MAX_CHAINS:  # one farther than the MAX_CHAINS nearest cannot count
+            cutoff = sorted(far for _, far in wanted)[MAX_CHAINS - 1]
+            wanted = [(d, far) for d, far in wanted if far <= cutoff]
 
         def on_a_shortest_chain(node: str, depth: int) -> bool:
             # (met first deeper than its distance to the scope, a node is on no shortest
