@@ -465,6 +465,8 @@ class Provenance:
     fresh_until: float
     unreplayable: str
     folder: str | None = None  # a folder consumer read in place: its files may change
+    entries: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # entries of a project's trees index (path -> (version, tree folder)) the answers used
 
 
 @dataclass(frozen=True, slots=True)

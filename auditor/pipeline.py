@@ -137,6 +137,10 @@ def audit(
                 fresh_until=cache.fresh_until,
                 unreplayable=cache.unreplayable or fixed_inputs,
                 folder=folder,
+                entries=tuple(
+                    (rel, tuple(sorted(used.items())))
+                    for rel, used in sorted(cache.entries_read.items())
+                ),
             )
         )
     return _chosen(report, select, ignore, severity or {})

@@ -13,13 +13,15 @@
 #   folder, which any install or upgrade changes).
 # - An entry (save) holds the report and its pipeline.Provenance: the cache records and
 #   pages the run read (by Confined.signature; a cache file is only ever replaced by a
-#   rename, so a changed one has another inode or mtime) and until when its pages are
-#   fresh. A run whose sources could change under the same names (an installed
-#   distribution, a local archive, folder provider or index) is never kept
-#   (Provenance.unreplayable). A folder consumer is kept with folder_state(): every source
-#   and metadata file it holds (and the project files above it) by size, mtime, ctime and
-#   inode; not kept when one changed less than RACY_SECONDS before the run began (its next
-#   change could keep the same mtime: git's "racily clean" rule) or it holds a link.
+#   rename, so a changed one has another inode or mtime), the entries of each project's
+#   trees index.json it used (that file is rewritten whenever another release of the project
+#   is fetched), and until when its pages are fresh. A run whose sources could change under
+#   the same names (an installed distribution, a local archive, folder provider or index) is
+#   never kept (Provenance.unreplayable). A folder consumer is kept with folder_state():
+#   every source and metadata file it holds (and the project files above it) by size, mtime,
+#   ctime and inode; not kept when one changed less than RACY_SECONDS before the run began
+#   (its next change could keep the same mtime: git's "racily clean" rule) or it holds a
+#   link.
 # - load() gives the report only when every signature is the same and the pages are still
 #   fresh, so a replay answers exactly what a run would: the derived memos (kept scans,
 #   lookups, chains) are functions of those inputs and the code, both in the key.
@@ -54,6 +56,7 @@ FORMAT = 1
 FOLDER = "replay"
 MAX_BYTES = 64 << 20
 MAX_ENTRIES = 64
+MAX_INDEX_BYTES = 16 << 20  # a project's trees index.json (sources/cache.py's record limit)
 SWITCH = "DRIFT_AUDIT_NO_REPLAY"
 RACY_SECONDS = 2.0
 PY_SUFFIXES = (".py", ".pyi")
@@ -122,6 +125,9 @@ def load(cache_root: Path, key: str) -> Report | None:
     consulted = entry.get("consulted")
     if not isinstance(consulted, list) or not all(_holds(fs, row) for row in consulted):
         return None
+    entries = entry.get("entries")
+    if not isinstance(entries, list) or not all(_same_entries(fs, row) for row in entries):
+        return None
     folder = entry.get("folder")
     if folder is not None and (
         not isinstance(folder, str) or _listed(folder_state(Path(folder))) != entry.get("files")
@@ -172,6 +178,7 @@ def save(
         "made": time.time(),
         "fresh_until": None if math.isinf(fresh) else fresh,
         "consulted": [[rel, list(sig) if sig else None] for rel, sig in provenance.consulted],
+        "entries": [[rel, [list(pair) for pair in used]] for rel, used in provenance.entries],
         "folder": provenance.folder,
         "files": files,
         "report": to_dict(report),
@@ -253,6 +260,24 @@ def _holds(fs: Confined, row: object) -> bool:
     except (OSError, ValueError):
         return False
     return bool((list(now) if now else None) == row[1])
+
+
+def _same_entries(fs: Confined, row: object) -> bool:
+    """Whether a trees index.json still maps each version the kept run used to the same
+    tree (other versions published since change nothing the run read)."""
+    if not (isinstance(row, list) and len(row) == 2 and isinstance(row[0], str)):
+        return False
+    rel, used = row
+    try:
+        raw = fs.read(rel, limit=MAX_INDEX_BYTES)
+        now = json.loads(raw) if raw is not None else None
+    except (OSError, ValueError, RecursionError):
+        return False
+    if not isinstance(now, dict) or not isinstance(used, list):
+        return False
+    return all(
+        isinstance(pair, list) and len(pair) == 2 and now.get(pair[0]) == pair[1] for pair in used
+    )
 
 
 def _prune(fs: Confined) -> None:

@@ -216,6 +216,7 @@ class Cache:
         # pages read are fresh; `unreplayable` says why the run cannot be replayed at all.
         self._index_lock = threading.Lock()
         self.consulted: dict[str, Signature | None] = {}
+        self.entries_read: dict[str, dict[str, str]] = {}  # a trees index.json -> entries used
         self.fresh_until = math.inf
         self.unreplayable = ""
 
@@ -231,11 +232,18 @@ class Cache:
         """The tree of `name` at a version equal to `version` (PEP 440) fetched from
         `index_url` earlier: (folder, record, its files), if any."""
         folder = f"trees/{index_key(index_url)}/{name}"
-        for cached, dirname in self._read_json(f"{folder}/index.json").items():
+        rel = f"{folder}/index.json"
+        matched: dict[str, str] = {}
+        for cached, dirname in self._read_json(rel, record=False).items():
             if not (is_component(dirname) and same_version(cached, version)):
                 continue
+            matched[cached] = dirname
             if (found := self._load_tree(f"{folder}/{dirname}")) is not None:
+                # the answer rests on these entries, not on the others (other versions
+                # published later leave it as it is)
+                self.entries_read.setdefault(rel, {}).update(matched)
                 return found
+        self.consulted[rel] = self.fs.signature(rel)  # none: any change may make one
         return None
 
     def find_local(self, sha256: str) -> tuple[Path, TreeRecord, list[str]] | None:
@@ -249,10 +257,14 @@ class Cache:
         folder = f"trees/{index_key(index_url)}/{record.name}"
         dirname = f"{record.version}-{sha256[:16]}"
         published = self._publish(staged, record, f"{folder}/{dirname}")
+        rel = f"{folder}/index.json"
         with self._index_lock:  # releases of one project are fetched side by side
-            index = self._read_json(f"{folder}/index.json")
+            index = self._read_json(rel, record=False)
             index[str(record.version)] = dirname
-            self._write_json(f"{folder}/index.json", index)
+            self._write_json(rel, index)
+            # this run's answer for the release rests on the entry written, not the file
+            self.consulted.pop(rel, None)
+            self.entries_read.setdefault(rel, {})[str(record.version)] = dirname
         return published
 
     def publish_local(
@@ -410,9 +422,13 @@ class Cache:
 
     # ----------------------------------------------------------------------- JSON
 
-    def _read_json(self, rel: str, *, limit: int = MAX_RECORD_BYTES) -> dict[str, Any]:
-        """A JSON object from the cache; {} when it is absent, refused or not an object."""
-        self.consulted[rel] = self.fs.signature(rel)
+    def _read_json(
+        self, rel: str, *, limit: int = MAX_RECORD_BYTES, record: bool = True
+    ) -> dict[str, Any]:
+        """A JSON object from the cache; {} when it is absent, refused or not an object.
+        `record`: what this run's answers rest on (else the caller records what it used)."""
+        if record:
+            self.consulted[rel] = self.fs.signature(rel)
         return read_json(self.fs, rel, limit=limit)
 
     def _write_json(self, rel: str, data: dict[str, Any]) -> None:

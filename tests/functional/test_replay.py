@@ -60,6 +60,7 @@ def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeIndex
     dist.mkdir()
     fake = FakeIndex()
     fake.add(*acme.wheels(dist, ranged=True))
+    fake.add(wheel(dist, "acme", "0.3", acme.NEW, extra=[acme.PADDING]))
     fake.add(wheel(dist, "widget", "1.0", CONSUMER, requires=["acme>=0.1"]))
     fake.add(wheel(dist, "widget", "2.0", UNUSED, requires=["acme>=0.1"]))
     with serving(fake), indexes_closed_after(monkeypatch):
@@ -148,13 +149,33 @@ def test_another_question_is_not_replayed(tmp_path: Path, index: FakeIndex) -> N
 
 
 def test_a_cache_record_replaced_since_is_no_replay(tmp_path: Path, index: FakeIndex) -> None:
-    """`cache clear` (or another run) replaces what the kept run read: the next run asks."""
+    """Another run replaces what the kept run read (here the project page it resolved
+    with): the next run audits again."""
     cache = tmp_path / "cache"
     stats(run(index, cache, "--format", "json"))
-    record = next((cache / "trees").rglob("index.json"))
-    record.write_bytes(record.read_bytes())  # the same text, another file
+    page = next((cache / "pages").rglob("acme.json"))
+    page.write_bytes(page.read_bytes())  # the same text, another file
     assert stats(run(index, cache, "--format", "json"))["replayed"] is False
     assert stats(run(index, cache, "--format", "json"))["replayed"] is True
+
+
+def test_another_release_fetched_since_leaves_the_replay(tmp_path: Path, index: FakeIndex) -> None:
+    """Fetching acme 0.3 rewrites acme's trees index.json; the entries the kept run used
+    (0.1 and 0.2) are the same, so it is still a replay. Another tree for 0.2 is not."""
+    cache = tmp_path / "cache"
+    stats(run(index, cache, "--format", "json"))
+    other = invoke(
+        "widget==1.0", "--against", "acme==0.3", "--baseline", "0.1", "--index-url", index.url,
+        "--cache-dir", str(cache), "--format", "json",
+    )  # fmt: skip
+    assert other.exit_code == 1, other.output
+    (listing,) = (cache / "trees").glob("*/acme/index.json")
+    assert sorted(json.loads(listing.read_text())) == ["0.1", "0.2", "0.3"]
+    assert stats(run(index, cache, "--format", "json"))["replayed"] is True
+    moved = json.loads(listing.read_text())
+    moved["0.2"] = moved["0.3"]
+    listing.write_text(json.dumps(moved))
+    assert stats(run(index, cache, "--format", "json"))["replayed"] is False
 
 
 def test_pages_past_their_freshness_are_no_replay(tmp_path: Path, index: FakeIndex) -> None:
