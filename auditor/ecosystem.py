@@ -14,8 +14,8 @@
 #   and the lookup memo (keyed by file content) land once; the parent fetches the target
 #   before the audits start.
 # - The store (stdlib sqlite3) gets each result as it finishes, committed at once: a rerun
-#   with the same store skips what is done (same consumer, target and baseline); Ctrl-C or a
-#   crash loses nothing finished.
+#   with the same store skips what is done (same consumer, target and baseline) but audits
+#   an `error` row again; Ctrl-C or a crash loses nothing finished.
 # Takes: specs and options. Gives: an EcosystemReport.
 """Ecosystem runs: one provider release, many consumers, one report."""
 
@@ -200,11 +200,17 @@ class Store:
         self.db.commit()
 
     def done(self, target: str, baseline: str | None) -> dict[str, ConsumerResult]:
+        """The results kept for this target and baseline; an audit that failed (`error`: a
+        network failure, a timeout, a release gone) is not a result, and is tried again."""
         rows = self.db.execute(
             "SELECT spec, row FROM audits WHERE target = ? AND baseline = ?",
             (target, baseline or ""),
         )
-        return {spec: _result(json.loads(row)) for spec, row in rows}
+        kept = {spec: _result(json.loads(row)) for spec, row in rows}
+        failed = [spec for spec, result in kept.items() if result.outcome is Outcome.ERROR]
+        if failed:
+            log.info("auditing again %d consumer(s) whose audit failed before", len(failed))
+        return {spec: r for spec, r in kept.items() if r.outcome is not Outcome.ERROR}
 
     def put(self, target: str, baseline: str | None, result: ConsumerResult) -> None:
         self.db.execute(

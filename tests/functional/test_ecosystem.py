@@ -88,11 +88,13 @@ def test_a_consumers_findings_are_the_audits_json_for_it_alone(tmp_path: Path) -
 
 
 def test_the_store_keeps_results_and_a_rerun_skips_them(tmp_path: Path) -> None:
+    """A rerun skips what the store holds, but audits again the consumer whose audit
+    failed (MISSING: an error is not a result; a network failure would pass next time)."""
     store = tmp_path / "results.sqlite"
     first = json.loads(eco(tmp_path, "--format", "json", "--store", str(store)).stdout)
     assert first["stats"]["audited"] == 3
     again = json.loads(eco(tmp_path, "--format", "json", "--store", str(store)).stdout)
-    assert again["stats"]["audited"] == 0 and again["stats"]["reused_from_store"] == 3
+    assert again["stats"]["audited"] == 1 and again["stats"]["reused_from_store"] == 2
     first.pop("stats"), again.pop("stats")
     assert again == first
 
