@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from packaging.markers import UndefinedComparison, UndefinedEnvironmentName
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
@@ -179,6 +180,11 @@ def infer_baseline(consumer: Release, provider: str, index: Index) -> str | None
     """The provider version the consumer declares it works with, or None when it says nothing."""
     name = _provider_name(provider)
     reqs = [r for r in _parse_all(consumer.requires) if canonicalize_name(r.name) == name]
+    here = [r for r in reqs if _holds_here(r)]
+    if reqs and not here:
+        log.info("no requirement of %s on %s holds in this environment; using them all", name,
+                 consumer.name)  # fmt: skip
+    reqs = here or reqs
     for req in reqs:
         if (pin := exact_pin(req.specifier)) is not None:
             return pin
@@ -188,6 +194,22 @@ def infer_baseline(consumer: Release, provider: str, index: Index) -> str | None
         ):
             return found
     return _installed_version(name)
+
+
+_EXTRA = re.compile(r"""extra\s*==\s*['"]([^'"]+)['"]""")
+
+
+def _holds_here(req: Requirement) -> bool:
+    """Whether a requirement applies in this environment (this Python, this platform), any
+    extra it names counting as chosen: `vllm==0.10; python_version < "3.10"` and
+    `vllm==0.11; python_version >= "3.10"` are one requirement each, for two interpreters."""
+    if req.marker is None:
+        return True
+    extras = _EXTRA.findall(str(req.marker)) or [""]
+    try:
+        return any(req.marker.evaluate({"extra": extra}) for extra in extras)
+    except (UndefinedEnvironmentName, UndefinedComparison):  # not decidable here: keep it
+        return True
 
 
 def _provider_name(provider: str) -> str:

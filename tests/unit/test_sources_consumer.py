@@ -258,6 +258,12 @@ def _infer(consumer: Release, versions: list[str] | None, provider: str = "vllm"
         (("vllm>0.12.1",), "0.13.2"),
         (("vllm==0.12.*",), "0.12.1"),
         (("vllm>=0.12; python_version < '3'", "vllm==0.11.0; extra == 'x'"), "0.11.0"),
+        # the requirement for this environment, not the first one written
+        (("vllm==0.10.0; python_version < '3'", "vllm==0.11.0; python_version >= '3'"), "0.11.0"),
+        (("vllm>=0.13; sys_platform == 'no-such-os'", "vllm>=0.12"), "0.12.1"),
+        (("vllm==0.10.0; extra == 'old' and python_version < '3'", "vllm>=0.13"), "0.13.2"),
+        # none holds here: all of them, as written
+        (("vllm==0.11.0; sys_platform == 'no-such-os'",), "0.11.0"),
     ],
 )
 def test_baseline_from_a_pin_or_the_lowest_release_in_the_bound(
