@@ -301,6 +301,7 @@ class Scale:
     timeline_warm: list[Run]
     timeline_unreplayed: list[Run]
     batch: tuple[Run, Run] | str  # (cold, rerun on the filled cache), or why not
+    ecosystem: Run | str = "skipped"  # the same consumers cold through `drift-audit ecosystem`
 
 
 def scale_runs(work: Path) -> Scale:
@@ -336,8 +337,27 @@ def scale_runs(work: Path) -> Scale:
         print(describe("batch rerun (filled cache)", [batch[1]]), flush=True)
     else:
         print(f"batch                    {batch}", flush=True)
+    ecosystem = ecosystem_batch(work)
+    if not isinstance(ecosystem, str):
+        print(describe(f"batch cold, drift-audit ecosystem --jobs {ECO_JOBS}", [ecosystem]),
+              flush=True)  # fmt: skip
     return Scale(big_cold, big_warm, big_unreplayed, wide_warm, wide_edited, timeline_warm,
-                 timeline_unreplayed, batch)  # fmt: skip
+                 timeline_unreplayed, batch, ecosystem)  # fmt: skip
+
+
+ECO_JOBS = int(os.environ.get("BENCH_ECO_JOBS", "4"))  # a cold audit waits on the network too
+
+
+def ecosystem_batch(work: Path) -> Run | str:
+    """The batch's consumers cold, as one `drift-audit ecosystem` run (the provider fetched
+    once, the pipeline imported once, ECO_JOBS audits at a time)."""
+    listed = Path(BATCH) if BATCH else HERE / "vllm-dependents.txt"
+    if BATCH == "0" or not listed.is_file():
+        return f"skipped: no list of consumers at {listed}"
+    argv = [str(CLI), "ecosystem", "--against", TARGET, "--consumers", str(listed),
+            "--cache-dir", str(work / "eco"), "--jobs", str(ECO_JOBS), "--format", "json",
+            "-o", str(work / "eco.json")]  # fmt: skip
+    return run(argv)
 
 
 def _edited(cache: Path, work: Path, consumer: str) -> list[Run]:
@@ -569,6 +589,9 @@ def _goals(
         else:
             lines.append(_goal("batch cold wall", scale.batch[0].wall, "s", 15))
             lines.append(_goal("batch rerun wall", scale.batch[1].wall, "s", 4))
+        if not isinstance(scale.ecosystem, str):
+            lines.append(_goal(f"  batch cold, ecosystem --jobs {ECO_JOBS}", scale.ecosystem.wall,
+                               "s", 15))  # fmt: skip
     return lines
 
 
