@@ -285,3 +285,34 @@ def test_fix_diff_and_debug_runs_are_never_replayed(tmp_path: Path, index: FakeI
     stats(run(index, cache, "--format", "json"))
     result = run(index, cache, "--format", "json", "--debug")
     assert stats(result)["replayed"] is False and "stage checking" in result.stderr
+
+
+REPLAY_RUN = """
+import sys
+from auditor.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+heavy = sorted(m for m in ("griffe", "libcst", "auditor.pipeline", "auditor.scan.walker")
+               if m in sys.modules)
+print("imported: " + ",".join(heavy), file=sys.stderr)
+"""
+
+
+def test_a_replay_imports_neither_the_pipeline_nor_griffe(tmp_path: Path, index: FakeIndex) -> None:
+    """What makes a replay cheap: the report is read back and rendered; nothing that
+    resolves, scans or parses is imported (checked in a fresh interpreter)."""
+    import subprocess
+    import sys
+
+    cache = tmp_path / "cache"
+    stats(run(index, cache, "--format", "json"))
+    argv = ["widget==1.0", "--against", "acme==0.2", "--baseline", "0.1", "--index-url",
+            index.url, "--cache-dir", str(cache), "--format", "json"]  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != replay.SWITCH}
+    done = subprocess.run(
+        [sys.executable, "-c", REPLAY_RUN, *argv], capture_output=True, text=True, env=env
+    )
+    assert json.loads(done.stdout)["stats"]["replayed"] is True, done.stderr
+    assert "imported: \n" in done.stderr, done.stderr
