@@ -37,7 +37,7 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -290,6 +290,18 @@ class Confined:
     def read(self, rel: str, *, limit: int) -> bytes | None:
         """The file's bytes; None when absent. Refused/OSError as read_under."""
         return read_under(self.root, rel, limit=limit, links=False)
+
+    def read_json(self, rel: str, *, limit: int) -> dict[str, Any]:
+        """A JSON object stored at root/rel; {} when absent, refused, unreadable or not an
+        object (too deep to parse included): to the cache, whatever it holds is a miss."""
+        import json
+
+        try:
+            raw = self.read(rel, limit=limit)
+            data = json.loads(raw) if raw is not None else {}
+        except (OSError, ValueError, RecursionError):
+            return {}
+        return data if isinstance(data, dict) else {}
 
     def write(self, rel: str, data: bytes) -> None:
         """Write `data` to root/rel atomically (temp file and rename), making its folders.

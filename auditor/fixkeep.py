@@ -59,7 +59,7 @@ def with_fixes(
             continue
         sha = _sha(text)
         if sha not in kept:
-            kept[sha] = _load(fs, sha)
+            kept[sha] = fs.read_json(_rel(sha), limit=MAX_BYTES)
         key = _finding_key(finding)
         if key in kept[sha]:
             fix = _decode(kept[sha][key], sha)
@@ -102,15 +102,6 @@ def _finding_key(finding: Finding) -> str:
 
 def _rel(sha: str) -> str:
     return f"fixes/{_version()}/{sha[:40]}.json"
-
-
-def _load(fs: Confined, sha: str) -> dict[str, Any]:
-    try:
-        raw = fs.read(_rel(sha), limit=MAX_BYTES)
-        data = json.loads(raw) if raw is not None else {}
-    except (OSError, ValueError, RecursionError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def _save(fs: Confined, sha: str, entry: dict[str, Any]) -> None:

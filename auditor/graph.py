@@ -322,13 +322,7 @@ def _load_chains(store: tuple[Confined, str] | None) -> dict[str, list[list[str]
     if store is None:
         return {}
     fs, rel = store
-    try:
-        raw = fs.read(rel, limit=MAX_STORE_BYTES)
-        data = json.loads(raw) if raw is not None else {}
-    except (OSError, ValueError, RecursionError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
+    data = fs.read_json(rel, limit=MAX_STORE_BYTES)
     return {
         scope: chains
         for scope, chains in data.items()

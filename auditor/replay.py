@@ -110,12 +110,8 @@ def code_stamp() -> str:
 def load(cache_root: Path, key: str) -> Report | None:
     """The report kept under `key` if everything it rests on is unchanged; else None."""
     fs = Confined(cache_root)
-    try:
-        raw = fs.read(f"{FOLDER}/{key}.json", limit=MAX_BYTES)
-        entry = json.loads(raw) if raw is not None else None
-    except (OSError, ValueError, RecursionError):
-        return None
-    if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
+    entry = fs.read_json(f"{FOLDER}/{key}.json", limit=MAX_BYTES)
+    if entry.get("format") != FORMAT or entry.get("key") != key:
         return None
     fresh_until = entry.get("fresh_until")
     if fresh_until is not None and not (
@@ -268,12 +264,8 @@ def _same_entries(fs: Confined, row: object) -> bool:
     if not (isinstance(row, list) and len(row) == 2 and isinstance(row[0], str)):
         return False
     rel, used = row
-    try:
-        raw = fs.read(rel, limit=MAX_INDEX_BYTES)
-        now = json.loads(raw) if raw is not None else None
-    except (OSError, ValueError, RecursionError):
-        return False
-    if not isinstance(now, dict) or not isinstance(used, list):
+    now = fs.read_json(rel, limit=MAX_INDEX_BYTES)
+    if not now or not isinstance(used, list):
         return False
     return all(
         isinstance(pair, list) and len(pair) == 2 and now.get(pair[0]) == pair[1] for pair in used

@@ -84,12 +84,8 @@ class ScanStore:
 
     def load(self, key: str, part: str) -> dict[str, Any] | None:
         fs, rel = confined(self.root / self.folder / f"{key}{part}.json", self.root)
-        try:
-            raw = fs.read(rel, limit=MAX_BYTES)
-            data = json.loads(raw) if raw is not None else None
-        except (OSError, ValueError, RecursionError):
-            return None
-        return data if isinstance(data, dict) and data.get("format") == FORMAT else None
+        data = fs.read_json(rel, limit=MAX_BYTES)
+        return data if data.get("format") == FORMAT else None
 
     def save(self, key: str, part: str, data: dict[str, Any]) -> None:
         fs, rel = confined(self.root / self.folder / f"{key}{part}.json", self.root)

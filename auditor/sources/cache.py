@@ -429,7 +429,7 @@ class Cache:
         `record`: what this run's answers rest on (else the caller records what it used)."""
         if record:
             self.consulted[rel] = self.fs.signature(rel)
-        return read_json(self.fs, rel, limit=limit)
+        return self.fs.read_json(rel, limit=limit)
 
     def _write_json(self, rel: str, data: dict[str, Any]) -> None:
         try:
@@ -440,17 +440,6 @@ class Cache:
             ) from exc
         if rel in self.consulted:  # read earlier in this run, written now: the new one counts
             self.consulted[rel] = self.fs.signature(rel)
-
-
-def read_json(fs: Confined, rel: str, *, limit: int) -> dict[str, Any]:
-    """A JSON object stored under a Confined root; {} when absent, unreadable or not an object
-    (too deep to parse included)."""
-    try:
-        raw = fs.read(rel, limit=limit)
-        data = json.loads(raw) if raw is not None else {}
-    except (OSError, ValueError, RecursionError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def is_component(name: object) -> bool:
@@ -476,7 +465,7 @@ class MemberStore:
 
     def load_listing(self) -> dict[str, Any]:
         """The stored listing; {} when there is none or it fails its own sha256."""
-        data = read_json(self.fs, f"{self.folder}/{LISTING}", limit=MAX_LISTING_BYTES)
+        data = self.fs.read_json(f"{self.folder}/{LISTING}", limit=MAX_LISTING_BYTES)
         digest = data.pop("sha256", None)
         if data and digest != _digest(data):
             log.warning(

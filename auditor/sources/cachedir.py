@@ -41,7 +41,6 @@ from auditor.sources.cache import (
     RECORD,
     is_component,
     is_member_key,
-    read_json,
 )
 from auditor.sources.root import CACHE_ENV
 
@@ -202,7 +201,7 @@ def _releases(fs: Confined) -> list[CacheEntry]:
         for name in fs.listdir(f"trees/{key}") if re.fullmatch(_HEX16, key) else ():
             if not re.fullmatch(_CANONICAL, name):
                 continue
-            index = read_json(fs, f"trees/{key}/{name}/index.json", limit=MAX_RECORD_BYTES)
+            index = fs.read_json(f"trees/{key}/{name}/index.json", limit=MAX_RECORD_BYTES)
             for version, dirname in sorted(index.items()):
                 if is_component(dirname):
                     found.append(_entry(fs, name, str(version), f"trees/{key}/{name}/{dirname}"))
@@ -210,7 +209,7 @@ def _releases(fs: Confined) -> list[CacheEntry]:
 
 
 def _entry(fs: Confined, name: str, version: str, tree: str) -> CacheEntry:
-    extra = read_json(fs, f"{tree}/{RECORD}", limit=MAX_RECORD_BYTES).get("extra")
+    extra = fs.read_json(f"{tree}/{RECORD}", limit=MAX_RECORD_BYTES).get("extra")
     key = extra.get("members") if isinstance(extra, dict) else None
     if is_member_key(key):
         files, size = _disk_usage(fs, f"members/{key}/files")

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from auditor.sources.cache import MAX_LISTING_BYTES, MAX_RECORD_BYTES, index_key, read_json
+from auditor.sources.cache import MAX_LISTING_BYTES, MAX_RECORD_BYTES, index_key
 from auditor.sources.fetch import without_credentials
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ class CachedProjects:
 
 def load_projects(cache: Cache, index_url: str) -> CachedProjects | None:
     """The index's project list as stored; None when absent or not what this code writes."""
-    data = read_json(cache.fs, _projects_path(index_url), limit=MAX_LISTING_BYTES)
+    data = cache.fs.read_json(_projects_path(index_url), limit=MAX_LISTING_BYTES)
     names, fetched = data.get("names"), data.get("fetched")
     if not isinstance(names, list) or not isinstance(fetched, (int, float)):
         return None
@@ -70,7 +70,7 @@ def load_requires(cache: Cache, index_url: str, file: DistFile) -> tuple[str, ..
     rel = _requires_path(index_url, file)
     if rel is None:
         return None
-    data = read_json(cache.fs, rel, limit=MAX_RECORD_BYTES)
+    data = cache.fs.read_json(rel, limit=MAX_RECORD_BYTES)
     requires = data.get("requires")
     if data.get("filename") != file.filename or data.get("sha256") != file.sha256:
         return None
