@@ -229,10 +229,12 @@ class CallGraph:
             return None
         return [self._distances_from(entry) for entry in entries]
 
-    def _distances_from(self, start: str) -> dict[str, int]:
+    def _distances_from(self, *starts: str) -> dict[str, int]:
+        """How far along the edges each node is from the nearest of `starts` (those in the
+        graph), for every node they reach."""
         callees = self._callees
-        far = {start: 0}
-        level = [start]
+        far = {s: 0 for s in starts if s in self._callers}
+        level = list(far)
         while level:
             following = []
             for node in level:
@@ -261,18 +263,7 @@ class CallGraph:
 
     def _reached(self, starts: frozenset[str]) -> frozenset[str]:
         """Every node a chain from one of `starts` can reach (the starts included)."""
-        callees = self._callees
-        seen = {s for s in starts if s in self._callers}
-        level = list(seen)
-        while level:
-            following = []
-            for node in level:
-                for callee in callees.get(node, ()):
-                    if callee not in seen:
-                        seen.add(callee)
-                        following.append(callee)
-            level = following
-        return frozenset(seen)
+        return frozenset(self._distances_from(*starts))
 
     def _networkx_chains(self, scope: str) -> tuple[tuple[str, ...], ...]:
         import networkx as nx
