@@ -36,7 +36,7 @@ from auditor.errors import AuditError, ConfigError, ExitCode
 from auditor.escape import terminal
 from auditor.files import Output, Refused, write_outputs
 from auditor.kinds import Kind, Severity
-from auditor.model import Status
+from auditor.model import Status, text_digest
 from auditor.reporters import REPORTERS, baseline_file, tool_version
 from auditor.reporters.common import count_by_kind, plural
 
@@ -732,7 +732,7 @@ def fixed_files(report: Report, *, unsafe: bool, option: str) -> list[FixedFile]
             old = read_file(path, limit=64 << 20, root=root).decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise AuditError(f"cannot fix {path}: {exc}", hint="fix it by hand") from exc
-        if any(f.fix is not None and f.fix.digest != fixes.digest(old) for f in chosen):
+        if any(f.fix is not None and f.fix.digest != text_digest(old) for f in chosen):
             raise AuditError(
                 f"{path} changed since it was audited; nothing was written",
                 hint="run drift-audit --fix again",

@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -24,7 +23,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from auditor.behaviour import NOT_LITERAL, literal_value, same_value
-from auditor.model import Edit, Fix
+from auditor.model import Edit, Fix, text_digest
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -32,10 +31,6 @@ if TYPE_CHECKING:
     from auditor.model import Finding, FixHint
 
 log = logging.getLogger("drift_audit")
-
-
-def digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 # --------------------------------------------------------------------------- proposing
@@ -60,7 +55,7 @@ def propose(findings: Sequence[Finding], read: Callable[[str], str | None]) -> t
         for i in indexes:
             fix = source.fix_for(findings[i])
             if fix is not None:
-                out[i] = replace(findings[i], fix=replace(fix, digest=digest(text)))
+                out[i] = replace(findings[i], fix=replace(fix, digest=text_digest(text)))
     return tuple(out)
 
 

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from auditor.files import Confined
-from auditor.model import Edit, Finding, Fix
+from auditor.model import Finding, Fix, text_digest
+from auditor.scan.store import Mismatch, decode, encode
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -57,13 +58,13 @@ def with_fixes(
         text = texts[path]
         if text is None:
             continue
-        sha = _sha(text)
+        sha = text_digest(text)
         if sha not in kept:
             kept[sha] = fs.read_json(_rel(sha), limit=MAX_BYTES)
         key = _finding_key(finding)
         if key in kept[sha]:
-            fix = _decode(kept[sha][key], sha)
-            if fix is not _BAD:
+            fix = _decoded(kept[sha][key], sha)
+            if fix is not _MISS:
                 out[i] = replace(finding, fix=fix) if isinstance(fix, Fix) else finding
                 continue
         missing.setdefault(sha, []).append(i)
@@ -76,7 +77,7 @@ def with_fixes(
     for sha, indexes in missing.items():
         entry = kept[sha]
         for i in indexes:
-            entry[_finding_key(findings[i])] = _encode(out[i].fix)
+            entry[_finding_key(findings[i])] = encode(out[i].fix)
         _save(fs, sha, entry)
     return tuple(out)
 
@@ -86,13 +87,9 @@ def _version() -> str:
     """A hash of the code proposals depend on."""
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for name in ("fixes.py", "model.py", "fixkeep.py"):
+    for name in ("fixes.py", "model.py", "fixkeep.py", "scan/store.py"):  # store: the codec
         digest.update(name.encode() + b"\0" + (here / name).read_bytes())
     return digest.hexdigest()[:16]
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _finding_key(finding: Finding) -> str:
@@ -111,33 +108,14 @@ def _save(fs: Confined, sha: str, entry: dict[str, Any]) -> None:
         logger.debug("could not keep the proposed fixes: %s", error)
 
 
-def _encode(fix: Fix | None) -> Any:
-    if fix is None:
-        return None
-    edits = [[e.path, e.line, e.column, e.end_line, e.end_column, e.text] for e in fix.edits]
-    return [fix.safe, fix.description, edits]
+_MISS = object()
 
 
-_BAD = object()
-
-
-def _decode(data: Any, sha: str) -> Fix | object | None:
-    """A kept Fix (its digest: the text's sha256, as fixes.propose sets it); None for a
-    finding with no fix; _BAD for anything else."""
-    if data is None:
-        return None
+def _decoded(data: Any, sha: str) -> Fix | object | None:
+    """A kept Fix (by the kept scan's codec, scan/store.py) made against this very text;
+    None for a finding with no fix; _MISS for anything else."""
     try:
-        safe, description, edits = data
-        if not isinstance(safe, bool) or not isinstance(description, str):
-            return _BAD
-        made = []
-        for path, line, column, end_line, end_column, text in edits:
-            numbers = (line, column, end_line, end_column)
-            if not isinstance(path, str) or not isinstance(text, str):
-                return _BAD
-            if not all(type(n) is int for n in numbers):
-                return _BAD
-            made.append(Edit(path, line, column, end_line, end_column, text))
-    except (TypeError, ValueError):
-        return _BAD
-    return Fix(safe, description, tuple(made), digest=sha)
+        fix = decode(data, Fix | None)
+    except (Mismatch, TypeError):
+        return _MISS
+    return fix if fix is None or fix.digest == sha else _MISS

@@ -343,7 +343,12 @@ class Fix:
     safe: bool
     description: str
     edits: tuple[Edit, ...]
-    digest: str = ""  # sha256 of the file text the edits were made against
+    digest: str = ""  # text_digest() of the file text the edits were made against
+
+
+def text_digest(text: str) -> str:
+    """The sha256 of a consumer file's text, as a Fix records it."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Status(str, Enum):
