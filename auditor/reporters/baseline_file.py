@@ -75,14 +75,7 @@ def load(path: str | Path, *, root: Path | None = None) -> tuple[Finding, ...]:
         AuditError: unreadable, not JSON, or neither shape.
     """
     text, where = json_report.read_source(path, root)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise AuditError(
-            f"{where} is not valid JSON: {exc.msg} (line {exc.lineno})", hint=_HINT
-        ) from exc
-    except RecursionError as exc:
-        raise AuditError(f"{where} is nested too deeply to be a baseline", hint=_HINT) from exc
+    data = json_report.parse_json(text, where, "a baseline", hint=_HINT)
     if isinstance(data, dict) and data.get("format") == FORMAT:
         return _from_baseline(data, where)
     return json_report.from_dict(data, where=where).findings

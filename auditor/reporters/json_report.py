@@ -187,15 +187,20 @@ def load_report(text_or_path: str | Path, *, root: Path | None = None) -> Report
             version this drift-audit does not read.
     """
     text, where = read_source(text_or_path, root)
+    return from_dict(parse_json(text, where, "a report"), where=where)
+
+
+def parse_json(text: str, where: str, what: str, hint: str = _HINT) -> object:
+    """The JSON document read from `where`; AuditError when it is not JSON, or nested too
+    deeply to be `what` ("a report", "a baseline")."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise AuditError(
-            f"{where} is not valid JSON: {exc.msg} (line {exc.lineno})", hint=_HINT
+            f"{where} is not valid JSON: {exc.msg} (line {exc.lineno})", hint=hint
         ) from exc
     except RecursionError as exc:
-        raise AuditError(f"{where} is nested too deeply to be a report", hint=_HINT) from exc
-    return from_dict(data, where=where)
+        raise AuditError(f"{where} is nested too deeply to be {what}", hint=hint) from exc
 
 
 def from_dict(data: object, *, where: str = "the report") -> Report:
