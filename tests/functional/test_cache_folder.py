@@ -23,12 +23,13 @@ from auditor.cli import cache_cli
 from auditor.files import CACHEDIR_SIGNATURE, CACHEDIR_TAG
 from tests.trust import acme, machine
 from tests.trust.cli import error_line, invoke
-from tests.trust.fakeindex import FakeIndex, indexes_closed_after, serving
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from click.testing import Result
+
+    from tests.trust.fakeindex import FakeIndex
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 KEY = "0123456789abcdef"
@@ -42,11 +43,7 @@ def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeIndex]:
     """acme 0.1 and 0.2 as wheels big enough to be read by byte ranges."""
-    dist = tmp_path / "dist"
-    dist.mkdir()
-    fake = FakeIndex()
-    fake.add(*acme.wheels(dist, ranged=True))
-    with serving(fake), indexes_closed_after(monkeypatch):
+    with acme.ranged_index(tmp_path, monkeypatch) as fake:
         yield fake
 
 

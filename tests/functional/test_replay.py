@@ -23,13 +23,14 @@ from auditor.reporters import FORMATS
 from tests.trust import acme, machine
 from tests.trust.archives import wheel
 from tests.trust.cli import invoke
-from tests.trust.fakeindex import FakeIndex, indexes_closed_after, serving
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
     from click.testing import Result
+
+    from tests.trust.fakeindex import FakeIndex
 
 CONSUMER = {"widget/__init__.py": acme.CONSUMER}
 UNUSED = {"widget/__init__.py": acme.CONSUMER + "x = 1  # drift-audit: ignore[removed]\n"}
@@ -56,14 +57,14 @@ def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeIndex]:
-    dist = tmp_path / "dist"
-    dist.mkdir()
-    fake = FakeIndex()
-    fake.add(*acme.wheels(dist, ranged=True))
-    fake.add(wheel(dist, "acme", "0.3", acme.NEW, extra=[acme.PADDING]))
-    fake.add(wheel(dist, "widget", "1.0", CONSUMER, requires=["acme>=0.1"]))
-    fake.add(wheel(dist, "widget", "2.0", UNUSED, requires=["acme>=0.1"]))
-    with serving(fake), indexes_closed_after(monkeypatch):
+    def more(dist: Path) -> list[Path]:
+        return [
+            wheel(dist, "acme", "0.3", acme.NEW, extra=[acme.PADDING]),
+            wheel(dist, "widget", "1.0", CONSUMER, requires=["acme>=0.1"]),
+            wheel(dist, "widget", "2.0", UNUSED, requires=["acme>=0.1"]),
+        ]
+
+    with acme.ranged_index(tmp_path, monkeypatch, more) as fake:
         yield fake
 
 

@@ -41,11 +41,7 @@ def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeIndex]:
     """acme 0.1 and 0.2 as wheels big enough to be read by byte ranges."""
-    dist = tmp_path / "dist"
-    dist.mkdir()
-    fake = FakeIndex()
-    fake.add(*acme.wheels(dist, ranged=True))
-    with serving(fake), indexes_closed_after(monkeypatch):
+    with acme.ranged_index(tmp_path, monkeypatch) as fake:
         yield fake
 
 

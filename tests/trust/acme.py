@@ -8,14 +8,18 @@ Consumer `widget/__init__.py` does `import acme` and `acme.run(1, old=5)`, which
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import TYPE_CHECKING
 
 from tests.trust.archives import Member, wheel
+from tests.trust.fakeindex import FakeIndex, indexes_closed_after, serving
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable, Iterator
     from pathlib import Path
+
+    import pytest
 
 OLD = {"acme/__init__.py": "def run(a, b=1, old=2):\n    return a + b + old\n"}
 NEW = {"acme/__init__.py": "def run(a, b=1, new=3):\n    return a + b + new\n"}
@@ -61,3 +65,19 @@ def folder_args(root: Path) -> list[str]:
     """--against 0.2 with --baseline 0.1, both as direct references to folders."""
     old, new = provider_folders(root)
     return ["--against", f"acme @ {new.as_uri()}", "--baseline", f"acme @ {old.as_uri()}"]
+
+
+@contextlib.contextmanager
+def ranged_index(
+    folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    more: Callable[[Path], Iterable[Path]] = lambda dist: (),
+) -> Iterator[FakeIndex]:
+    """A fake index on loopback serving acme 0.1 and 0.2 as wheels read by byte ranges (and
+    the wheels `more` builds in the same dist folder), every Index closed at the end."""
+    dist = folder / "dist"
+    dist.mkdir()
+    fake = FakeIndex()
+    fake.add(*wheels(dist, ranged=True), *more(dist))
+    with serving(fake), indexes_closed_after(monkeypatch):
+        yield fake
