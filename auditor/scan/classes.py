@@ -22,12 +22,21 @@ from auditor.model import Action, Edge, Param, ParamKind, Signature, Site
 from auditor.scan.values import RETURN_KEEPING
 
 if TYPE_CHECKING:
-    from auditor.scan.facts import ClassFacts, FileFacts, FunctionFacts, Method, SuperUse
+    from auditor.scan.facts import (
+        ClassFacts,
+        Expr,
+        FileFacts,
+        FunctionFacts,
+        Method,
+        Parameter,
+        SuperUse,
+    )
     from auditor.scan.resolve import ResolvedBase, Resolver
     from auditor.scan.values import Values
 
 _KEPT_DUNDERS = frozenset({"__init__", "__call__"})
 _POSITIONAL = ParamKind.POSITIONAL_OR_KEYWORD
+_RECEIVING = (ParamKind.POSITIONAL_ONLY, _POSITIONAL)  # a first parameter that is `self`
 # Decorators that leave the call signature alone (RETURN_KEEPING keeps the return too).
 SIGNATURE_KEEPING = RETURN_KEEPING | {
     "contextlib.contextmanager",
@@ -103,32 +112,21 @@ def override_signature(function: FunctionFacts, decorators: tuple[str, ...]) -> 
     """A method's signature as its callers see it; None behind an unknown decorator."""
     if not set(decorators) <= SIGNATURE_KEEPING:
         return None  # property, a decorator of the consumer's own, one we cannot name
-    args = function.args
-    positional = (*args.posonlyargs, *args.args)
-    defaults = (None,) * (len(positional) - len(args.defaults)) + tuple(args.defaults)
-    params = [
-        _param(arg, ParamKind.POSITIONAL_ONLY if i < len(args.posonlyargs) else _POSITIONAL, d)
-        for i, (arg, d) in enumerate(zip(positional, defaults, strict=True))
-    ]
-    if positional and "staticmethod" not in decorators:
+    params = [_param(p) for p in function.params]
+    receives = bool(function.params) and function.params[0].kind in _RECEIVING
+    if receives and "staticmethod" not in decorators:
         params.pop(0)  # `self`, or `cls` of a classmethod
-    if args.vararg is not None:
-        params.append(_param(args.vararg, ParamKind.VAR_POSITIONAL, None))
-    keywords = zip(args.kwonlyargs, args.kw_defaults, strict=True)
-    params += [_param(arg, ParamKind.KEYWORD_ONLY, d) for arg, d in keywords]
-    if args.kwarg is not None:
-        params.append(_param(args.kwarg, ParamKind.VAR_KEYWORD, None))
-    returns = function.returns
-    return Signature(tuple(params), ast.unparse(returns) if returns is not None else None)
+    return Signature(tuple(params), _text(function.returns))
 
 
-def _param(arg: ast.arg, kind: ParamKind, default: ast.expr | None) -> Param:
-    return Param(
-        arg.arg,
-        kind,
-        default=ast.unparse(default) if default is not None else None,
-        annotation=ast.unparse(arg.annotation) if arg.annotation is not None else None,
-    )
+def _param(param: Parameter) -> Param:
+    return Param(param.name, param.kind, _text(param.default), _text(param.annotation))
+
+
+def _text(expr: Expr | None) -> str | None:
+    """The expression as ast.unparse() writes it (as the provider side writes its own)."""
+    node = expr.node if expr is not None else None
+    return ast.unparse(node) if node is not None else None
 
 
 def _first_provider(bases: tuple[ResolvedBase, ...], cls: str, resolver: Resolver) -> str | None:

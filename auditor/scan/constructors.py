@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from auditor.model import ParamKind
+
 if TYPE_CHECKING:
     from auditor.scan.resolve import Resolver
 
 MAX_CHAIN = 8
+_VARIADIC = (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
 
 
 def provider_constructor(path: str, resolver: Resolver) -> tuple[str, frozenset[str] | None] | None:
@@ -37,8 +40,7 @@ def provider_constructor(path: str, resolver: Resolver) -> tuple[str, frozenset[
             onward = function.forward if function is not None else None
             if function is None or onward is None or onward.callee != "super":
                 return None
-            args = function.args
-            own = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+            own = {p.name for p in function.params if p.kind not in _VARIADIC}
             named = (named or set()) | own | set(onward.taken)
         bases = resolver.bases(current)
         if len(bases) != 1:

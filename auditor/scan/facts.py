@@ -10,22 +10,33 @@
 # Takes: nothing but what the walker appends. Gives: input to resolve, calls and classes,
 # which turn facts into model.Site and model.Edge once every file's bindings are known.
 #
-# No use and no plain store holds an AST node: what the later stages read of one is read
-# by the walker (a span, a call's shape, a value as a name or chain), so a file's tree is
-# freed once it is walked (transformers: ~1 GiB of trees were kept until the scan ended).
-# Only annotations, and a def's arguments, return annotation and decorators, keep theirs.
+# The facts hold no AST node: what the later stages read of one is read by the walker (a
+# span, a call's shape, a value as a name or chain), and an annotation, a default or a
+# decorator is kept as its source text (`Expr`), parsed again only when a later stage reads
+# it. So a file's tree is freed once it is walked (transformers: ~1 GiB of trees were kept
+# until the scan ended), and a file's facts can be kept between runs as plain data
+# (keptfacts.py): an edited consumer walks only the files that changed.
 from __future__ import annotations
 
 import ast
+import warnings
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
-from auditor.model import CallShape, Definition, Edge, Handled, Location, Site, VersionGate
+from auditor.model import (
+    CallShape,
+    Definition,
+    Edge,
+    Handled,
+    Location,
+    ParamKind,
+    Site,
+    VersionGate,
+)
 
 if TYPE_CHECKING:
-    import ast
-
     from auditor.provider.forwards import Forward
     from auditor.scan.scopes import Scope, Source
 
@@ -65,6 +76,49 @@ class Positions:
 
     def of(self, node: ast.expr | ast.stmt | ast.alias) -> Location:
         return self.location(span_of(node))
+
+    def expr(self, node: ast.expr) -> Expr:
+        """`node` as its source text (the lines it spans, cut at its byte offsets)."""
+        line, col, end_line, end_col = span_of(node)
+        lines = self.lines
+        if not 1 <= line <= end_line <= len(lines):
+            return Expr(ast.unparse(node))  # positions the lines do not have: not expected
+        if line == end_line:
+            text = lines[line - 1]
+            if text.isascii():
+                return Expr(text[col:end_col])
+            return Expr(text.encode("utf-8")[col:end_col].decode("utf-8", "replace"))
+        first = lines[line - 1].encode("utf-8")[col:].decode("utf-8", "replace")
+        last = lines[end_line - 1].encode("utf-8")[:end_col].decode("utf-8", "replace")
+        return Expr("\n".join((first, *lines[line : end_line - 1], last)))
+
+
+@dataclass(frozen=True, slots=True)
+class Expr:
+    """An expression (an annotation, a default, a decorator) kept as its source text."""
+
+    text: str
+
+    @property
+    def node(self) -> ast.expr | None:
+        """The expression parsed again (shared: read it, never change it); None if the text
+        is not one expression (a kept record may be damaged)."""
+        return parse_expr(self.text)
+
+
+@lru_cache(maxsize=1 << 16)
+def parse_expr(text: str) -> ast.expr | None:
+    """One expression's text parsed, inside brackets so that it may span lines; a starred
+    one (`*args: *Ts`) parsed as its value, starred."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the file's own parse reported them
+            return ast.parse(f"(\n{text}\n)", mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        if text.startswith("*"):
+            value = parse_expr(text[1:])
+            return None if value is None else ast.Starred(value, ast.Load())
+        return None
 
 
 class UseKind(Enum):
@@ -135,14 +189,24 @@ class AttrStore:
 
 
 @dataclass(frozen=True, slots=True)
+class Parameter:
+    """One parameter of a `def` or a lambda, in the order of its signature."""
+
+    name: str
+    kind: ParamKind
+    default: Expr | None
+    annotation: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
 class FunctionFacts:
     """A `def`, without its body: what its callers and its result depend on."""
 
     path: str
     scope: Scope  # where its annotations and decorators are evaluated
-    args: ast.arguments
-    returns: ast.expr | None
-    decorators: tuple[ast.expr, ...]
+    params: tuple[Parameter, ...]
+    returns: Expr | None
+    decorators: tuple[Expr, ...]
     is_async: bool
     forward: Forward | None = None  # where its **kwargs go on to, unchanged (forwards.py)
 

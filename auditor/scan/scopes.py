@@ -23,9 +23,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final, Literal
 
 if TYPE_CHECKING:
-    import ast
-
-    from auditor.scan.facts import Reference
+    from auditor.scan.facts import Expr, Reference
 
 ScopeKind = Literal["module", "class", "function", "lambda", "comprehension"]
 
@@ -41,7 +39,7 @@ class Source:
     """Where one store of a name (or of `self.name`) takes its value from."""
 
     kind: SourceKind
-    annotation: ast.expr | None  # ANNOTATION: the annotation (kept: small, read later)
+    annotation: Expr | None  # ANNOTATION: the annotation, as its text
     scope: Scope  # where the expression is evaluated
     guarded: bool
     reference: Reference | None = None  # VALUE, ELEMENT: the expression as a name or chain

@@ -92,7 +92,8 @@ def _is_none(expr: ast.expr) -> bool:
 def _accessor(function: FunctionFacts) -> bool:
     """`@x.setter` / `@x.deleter`: not the getter a read goes through."""
     for decorator in function.decorators:
-        chain = dotted_chain(decorator)
+        node = decorator.node
+        chain = dotted_chain(node) if node is not None else None
         if chain is not None and len(chain) == 2 and chain[1] in ("setter", "deleter"):
             return True
     return False
@@ -234,25 +235,31 @@ class Values:
         keeping = RETURN_KEEPING | PROPERTY if accessor else RETURN_KEEPING
         if not set(self.decorators(function)) <= keeping:
             return None
-        return self.annotation(function.scope, function.returns)
+        return self.annotation(function.scope, function.returns.node)
 
     def decorators(self, function: FunctionFacts) -> tuple[str, ...]:
         """Dotted paths of a function's decorators (`?` for one that cannot be named)."""
         key = id(function)
         found = self._decorators.get(key)
         if found is None:
-            found = tuple(self._static(function.scope, d) or "?" for d in self._heads(function))
+            found = tuple(
+                (self._static(function.scope, d) if d is not None else None) or "?"
+                for d in self._heads(function)
+            )
             self._decorators[key] = found
         return found
 
     @staticmethod
-    def _heads(function: FunctionFacts) -> list[ast.expr]:
-        return [d.func if isinstance(d, ast.Call) else d for d in function.decorators]
+    def _heads(function: FunctionFacts) -> list[ast.expr | None]:
+        nodes = [d.node for d in function.decorators]
+        return [d.func if isinstance(d, ast.Call) else d for d in nodes]
 
     # ------------------------------------------------------------------ annotations
 
-    def annotation(self, scope: Scope, expr: ast.expr) -> Value | None:
+    def annotation(self, scope: Scope, expr: ast.expr | None) -> Value | None:
         """An instance of what annotation `expr` names, if it names one class."""
+        if expr is None:
+            return None
         if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
             parsed = self._parse(expr.value)
             return None if parsed is None else self.annotation(scope, parsed)
@@ -362,7 +369,7 @@ class Values:
     def _read(self, source: Source) -> Value | None:
         if source.kind is SourceKind.ANNOTATION:
             assert source.annotation is not None
-            return self.annotation(source.scope, source.annotation)
+            return self.annotation(source.scope, source.annotation.node)
         found = source.reference
         if found is None:
             return None  # neither a name nor a chain: nothing we follow

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from auditor.model import Definition, Edge, Handled, VersionGate
+from auditor.model import Definition, Edge, Handled, ParamKind, VersionGate
 from auditor.provider import forwards
 from auditor.scan import guards, results, spreads
 from auditor.scan.calls import call_chain, call_shape, dotted_chain, reference, super_call
@@ -32,6 +32,7 @@ from auditor.scan.facts import (
     FunctionFacts,
     Method,
     NameStore,
+    Parameter,
     SuperUse,
     Use,
     UseKind,
@@ -50,6 +51,8 @@ if TYPE_CHECKING:
 
 _DEF_KEYWORD = re.compile(rb"(?:async\s+)?def\s+")
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+_POSITIONAL = ParamKind.POSITIONAL_OR_KEYWORD
+_VARIADIC = (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
 Comprehension = ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
 
 
@@ -205,16 +208,17 @@ class Walker:
         self._signature_outside(node.args, node.returns)
         path = self._define(node.name, "function", node)
         is_async = isinstance(node, ast.AsyncFunctionDef)
-        decorators = tuple(node.decorator_list)
+        positions = self.facts.positions
+        decorators = tuple(positions.expr(d) for d in node.decorator_list)
+        returns = positions.expr(node.returns) if node.returns is not None else None
         onward = forwards.forward_of(node) if node.args.kwarg is not None else None
-        function = FunctionFacts(
-            path, self.scope, node.args, node.returns, decorators, is_async, onward
-        )
+        params = self._parameters(node.args)
+        function = FunctionFacts(path, self.scope, params, returns, decorators, is_async, onward)
         self.facts.functions.append(function)
         self.facts.spread_keys.update(spreads.spread_keys(node))
         self.facts.results.update(results.result_uses(node))
         scope = self._child_scope("function", path)
-        self._bind_parameters(scope, node.args)
+        self._bind_parameters(scope, params)
         if self.scope.kind == "class" and self.klass is not None:
             self._method(node, scope, function)
         with self._entered(scope):
@@ -233,16 +237,41 @@ class Walker:
         if returns is not None:
             self.visit(returns)
 
-    def _bind_parameters(self, scope: Scope, args: ast.arguments) -> None:
+    def _parameters(self, args: ast.arguments) -> tuple[Parameter, ...]:
+        """A def's parameters in signature order, their defaults and annotations as text."""
+        expr = self.facts.positions.expr
+        positional = (*args.posonlyargs, *args.args)
+        defaults = (None,) * (len(positional) - len(args.defaults)) + tuple(args.defaults)
+        named = len(args.posonlyargs)
+        every = [
+            (arg, ParamKind.POSITIONAL_ONLY if i < named else _POSITIONAL, default)
+            for i, (arg, default) in enumerate(zip(positional, defaults, strict=True))
+        ]
+        every += [(args.vararg, ParamKind.VAR_POSITIONAL, None)] if args.vararg else []
+        every += [
+            (arg, ParamKind.KEYWORD_ONLY, default)
+            for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+        ]
+        every += [(args.kwarg, ParamKind.VAR_KEYWORD, None)] if args.kwarg else []
+        return tuple(
+            Parameter(
+                arg.arg,
+                kind,
+                expr(default) if default is not None else None,
+                expr(arg.annotation) if arg.annotation is not None else None,
+            )
+            for arg, kind, default in every
+        )
+
+    def _bind_parameters(self, scope: Scope, params: tuple[Parameter, ...]) -> None:
         """Parameters are stores; an annotated one holds an instance of its annotation."""
-        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+        for param in params:
             source = None
-            if arg.annotation is not None:
-                source = Source(SourceKind.ANNOTATION, arg.annotation, self.scope, self.guarded)
-            self._bind(scope, arg.arg, source, fallback=False)
-        for variadic in (args.vararg, args.kwarg):  # a tuple or a dict: nothing we follow
-            if variadic is not None:
-                self._bind(scope, variadic.arg, None, fallback=False)
+            if param.kind in _VARIADIC:  # a tuple or a dict: nothing we follow
+                pass
+            elif param.annotation is not None:
+                source = Source(SourceKind.ANNOTATION, param.annotation, self.scope, self.guarded)
+            self._bind(scope, param.name, source, fallback=False)
 
     def _method(self, node: FunctionNode, scope: Scope, function: FunctionFacts) -> None:
         assert self.klass is not None
@@ -292,7 +321,7 @@ class Walker:
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self._signature_outside(node.args, None)
         scope = self._child_scope("lambda", self.scope.owner)
-        self._bind_parameters(scope, node.args)
+        self._bind_parameters(scope, self._parameters(node.args))
         with self._entered(scope, self.klass):
             self.visit(node.body)
 
@@ -351,7 +380,7 @@ class Walker:
 
     def _value(self, expr: ast.expr, kind: SourceKind = SourceKind.VALUE) -> Source:
         if kind is SourceKind.ANNOTATION:
-            return Source(kind, expr, self.scope, self.guarded)
+            return Source(kind, self.facts.positions.expr(expr), self.scope, self.guarded)
         none = isinstance(expr, ast.Constant) and expr.value is None
         return Source(kind, None, self.scope, self.guarded, reference(expr), none)
 
