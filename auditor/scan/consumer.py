@@ -43,8 +43,10 @@ from auditor.scan.store import Mismatch, decode_list, encode_list, scan_key
 if TYPE_CHECKING:
     import ast
     from collections.abc import Callable, Iterable, Iterator, Sequence
+    from pathlib import Path
 
     from auditor.scan.facts import FileFacts
+    from auditor.scan.keptfacts import FactsStore
     from auditor.scan.resolve import Resolver
     from auditor.scan.store import ScanStore
     from auditor.sources import SourceTree
@@ -105,6 +107,8 @@ def scan_cached(
         sources = _Sources(tree, packages, providers, exclude)
         key = scan_key(packages, providers, exclude, sources.keyed_texts())
         kept = _kept_sites(sources, store.load(key, ""))
+        if not os.environ.get("DRIFT_AUDIT_NO_FACTS_KEEP"):
+            sources.keep_facts(store.root, key.split("-", 1)[0])
     if kept is not None:
         logger.debug("scan: read back from the cache (%s)", key[:12])
         read = sources
@@ -274,6 +278,14 @@ class _Sources:
                 if found := suppressions(text):
                     self.ignored[path] = found
         self._complete: ConsumerScan | None = None
+        self._keep: tuple[Path, str] | None = None
+        self._kept: FactsStore | None = None
+        self._walked = 0  # files parsed and walked by complete()
+
+    def keep_facts(self, cache_root: Path, consumer: str) -> None:
+        """Keep each file's facts in the cache (keptfacts.py), and walk only the files
+        whose facts are not kept (read when the scan is not kept whole)."""
+        self._keep = (cache_root, consumer)
 
     def keyed_texts(self) -> dict[str, str]:
         """Each file's text, or why it could not be read, for the key of a kept scan."""
@@ -285,13 +297,14 @@ class _Sources:
     def complete(self) -> ConsumerScan:
         """Every file walked: what scan_consumer() gives."""
         if self._complete is None:
+            if self._keep is not None:
+                from auditor.scan.keptfacts import FactsStore
+
+                self._kept = FactsStore(*self._keep)
             walked: list[FileFacts] = []
             unparsable: list[Unparsable] = []
             for path in self.paths:
-                text = self.texts[path]
-                outcome = self._walk(
-                    path, parse_source(path, text) if isinstance(text, str) else text
-                )
+                outcome = self._facts(path)
                 if isinstance(outcome, Unparsable):
                     unparsable.append(outcome)
                 else:
@@ -299,7 +312,32 @@ class _Sources:
             self._complete = _assemble(
                 self.packages, self.paths, walked, unparsable, self.lines, self.ignored, self.roots
             )
+            if self._kept is not None:
+                self._kept.forget_unused()
+                logger.debug(
+                    "scan: %d of %d files walked, the others' facts kept",
+                    self._walked, len(self.paths),
+                )  # fmt: skip
         return self._complete
+
+    def _facts(self, path: str) -> FileFacts | Unparsable:
+        """One file's facts: kept ones read back, or the file parsed and walked."""
+        text = self.texts[path]
+        if not isinstance(text, str):
+            return text
+        kept, key = self._kept, None
+        if kept is not None:
+            from auditor.scan.keptfacts import facts_key
+
+            key = facts_key(path, text, self.roots)
+            found = kept.load(key, path, self.lines[path])
+            if found is not None:
+                return found
+        outcome = self._walk(path, parse_source(path, text))
+        self._walked += 1
+        if kept is not None and key is not None:
+            kept.save(key, path, outcome)
+        return outcome
 
     def scan(
         self,

@@ -13,7 +13,9 @@ The switches (each an environment variable that turns one optimisation off):
 - DRIFT_AUDIT_NO_CLASS_SOURCES: a provider class's source read once for the names it
   assigns to `self` (provider/api.py), not searched and parsed again for every name;
 - DRIFT_AUDIT_NO_LEAN_RESULTS: how a call's result is used read in one pass looking down
-  (scan/results.py), not through a map of every node's parent.
+  (scan/results.py), not through a map of every node's parent;
+- DRIFT_AUDIT_NO_FACTS_KEEP: each file's walk kept (scan/keptfacts.py), so that a scan that
+  is not kept whole walks only the files whose facts are not kept.
 
 For every fixture case: a cold run and a warm run with everything on, against a run with
 everything off and one with each switch off alone, the JSON findings (the `findings` of the
@@ -43,6 +45,7 @@ SWITCHES = (
     "DRIFT_AUDIT_NO_MEMO",
     "DRIFT_AUDIT_NO_CLASS_SOURCES",
     "DRIFT_AUDIT_NO_LEAN_RESULTS",
+    "DRIFT_AUDIT_NO_FACTS_KEEP",
 )
 
 
@@ -68,6 +71,8 @@ def test_every_optimisation_keeps_the_findings(
     warm = _findings(drift_case, tmp_path / "fast")
     assert cold == plain
     assert warm == plain
+    assert _forget_kept_scans(tmp_path / "fast")
+    assert _findings(drift_case, tmp_path / "fast") == plain  # every file's facts read back
     for switch in SWITCHES:
         _without(monkeypatch, (switch,))
         assert _findings(drift_case, tmp_path / "fast") == plain, switch
@@ -88,6 +93,14 @@ def test_an_edited_consumer_file_is_scanned_again(
     _without(monkeypatch, SWITCHES)
     assert after == _audit_folder(case, package, tmp_path / "plain")
     assert after != before
+
+
+def _forget_kept_scans(cache: Path) -> int:
+    """Remove the kept scans (not each file's kept facts); how many were there."""
+    kept = list(cache.glob("scan/*/*.json"))
+    for path in kept:
+        path.unlink()
+    return len(kept)
 
 
 def _audit_folder(case: DriftCase, package: Path, cache: Path) -> list[dict[str, Any]]:
