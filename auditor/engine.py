@@ -82,7 +82,8 @@ class LocalEngine:
                 while pending and len(running) < self.jobs:
                     task = pending.pop()
                     reader, writer = context.Pipe(duplex=False)
-                    proc = context.Process(target=_child, args=(fn, task, writer, memory))
+                    args = (fn, task, writer, memory, self.jobs > 1)
+                    proc = context.Process(target=_child, args=args)
                     proc.start()
                     writer.close()
                     running[proc.sentinel] = (task, proc, reader, time.monotonic())
@@ -109,9 +110,15 @@ class LocalEngine:
                 reader.close()
 
 
-def _child(fn: Callable[[Any], Any], task: Any, writer: Any, memory: int | None) -> None:
-    """In the forked child: the memory limit, the function, its pickled result (or error)."""
+def _child(
+    fn: Callable[[Any], Any], task: Any, writer: Any, memory: int | None, shared: bool
+) -> None:
+    """In the forked child: the memory limit, the function, its pickled result (or error).
+    `shared`: other tasks run beside this one, so its consumer scan takes one processor
+    (scan/parallel.py)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
+    if shared:
+        os.environ["DRIFT_AUDIT_NO_PARALLEL_SCAN"] = "1"
     if memory:
         import resource
 

@@ -280,7 +280,7 @@ class _Sources:
         self._complete: ConsumerScan | None = None
         self._keep: tuple[Path, str] | None = None
         self._kept: FactsStore | None = None
-        self._walked = 0  # files parsed and walked by complete()
+        self._keys: dict[str, str] = {}  # path -> the key of its kept facts
 
     def keep_facts(self, cache_root: Path, consumer: str) -> None:
         """Keep each file's facts in the cache (keptfacts.py), and walk only the files
@@ -297,46 +297,54 @@ class _Sources:
     def complete(self) -> ConsumerScan:
         """Every file walked: what scan_consumer() gives."""
         if self._complete is None:
+            from auditor.scan.parallel import walk_shared
+
             if self._keep is not None:
                 from auditor.scan.keptfacts import FactsStore
 
                 self._kept = FactsStore(*self._keep)
-            walked: list[FileFacts] = []
-            unparsable: list[Unparsable] = []
+            outcomes: dict[str, FileFacts | Unparsable] = {}
+            pending: list[str] = []
             for path in self.paths:
-                outcome = self._facts(path)
-                if isinstance(outcome, Unparsable):
-                    unparsable.append(outcome)
+                found = self._known(path)
+                if found is None:
+                    pending.append(path)
                 else:
-                    walked.append(outcome)
+                    outcomes[path] = found
+            outcomes.update(walk_shared(pending, self._walk_keeping, self.lines))
+            walked = [o for p in self.paths if not isinstance(o := outcomes[p], Unparsable)]
+            unparsable = [o for p in self.paths if isinstance(o := outcomes[p], Unparsable)]
             self._complete = _assemble(
                 self.packages, self.paths, walked, unparsable, self.lines, self.ignored, self.roots
             )
             if self._kept is not None:
+                self._kept.used.update(self._keys[p] for p in pending)  # kept by either process
                 self._kept.forget_unused()
                 logger.debug(
                     "scan: %d of %d files walked, the others' facts kept",
-                    self._walked, len(self.paths),
+                    len(pending), len(self.paths),
                 )  # fmt: skip
         return self._complete
 
-    def _facts(self, path: str) -> FileFacts | Unparsable:
-        """One file's facts: kept ones read back, or the file parsed and walked."""
+    def _known(self, path: str) -> FileFacts | Unparsable | None:
+        """A file's facts without walking it: why it cannot be read, or its kept facts."""
         text = self.texts[path]
         if not isinstance(text, str):
             return text
-        kept, key = self._kept, None
-        if kept is not None:
-            from auditor.scan.keptfacts import facts_key
+        if self._kept is None:
+            return None
+        from auditor.scan.keptfacts import facts_key
 
-            key = facts_key(path, text, self.roots)
-            found = kept.load(key, path, self.lines[path])
-            if found is not None:
-                return found
+        key = self._keys[path] = facts_key(path, text, self.roots)
+        return self._kept.load(key, path, self.lines[path])
+
+    def _walk_keeping(self, path: str) -> FileFacts | Unparsable:
+        """A file parsed and walked (in this process or a forked one), its facts kept."""
+        text = self.texts[path]
+        assert isinstance(text, str)
         outcome = self._walk(path, parse_source(path, text))
-        self._walked += 1
-        if kept is not None and key is not None:
-            kept.save(key, path, outcome)
+        if self._kept is not None:
+            self._kept.save(self._keys[path], path, outcome)
         return outcome
 
     def scan(

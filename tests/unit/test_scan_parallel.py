@@ -1,0 +1,100 @@
+"""A big consumer's files walked on two processes (scan/parallel.py): the same facts and the
+same scan as one process gives, and a child that fails only means this process walks its
+files itself."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import TYPE_CHECKING
+
+from auditor.scan import parallel, scan_consumer
+from auditor.scan.keptfacts import encode_facts
+from tests.helpers import DictTree
+from tests.unit.test_keptfacts import _fixture_files, _walk
+
+if TYPE_CHECKING:
+    import pytest
+
+    from auditor.model import Unparsable
+    from auditor.scan.facts import FileFacts
+
+
+def _lines(files: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    from auditor.scan.source import split_lines
+
+    return {p: split_lines(t) for p, t in files.items()}
+
+
+def test_two_processes_give_the_facts_one_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+    monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
+    files = _fixture_files()
+    walked_here: list[str] = []
+    me = os.getpid()
+
+    def walk(path: str) -> FileFacts | Unparsable:
+        if os.getpid() == me:
+            walked_here.append(path)
+        return _walk(path, files[path])
+
+    shared = parallel.walk_shared(list(files), walk, _lines(files))
+    assert list(shared) != [] and set(shared) == set(files)
+    assert 0 < len(walked_here) < len(files)  # the child walked the others
+    for path, text in files.items():
+        assert encode_facts(shared[path]) == encode_facts(_walk(path, text)), path
+
+
+def test_a_failing_child_leaves_its_files_to_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+    monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
+    files = _fixture_files()
+    me = os.getpid()
+
+    def walk(path: str) -> FileFacts | Unparsable:
+        if os.getpid() != me:
+            raise MemoryError  # the child fails (a crash: os._exit in it, tried below)
+        return _walk(path, files[path])
+
+    def crash(path: str) -> FileFacts | Unparsable:
+        if os.getpid() != me:
+            os._exit(9)
+        return _walk(path, files[path])
+
+    for failing in (walk, crash):
+        shared = parallel.walk_shared(list(files), failing, _lines(files))
+        assert set(shared) == set(files)
+        for path, text in files.items():
+            assert encode_facts(shared[path]) == encode_facts(_walk(path, text)), path
+
+
+def test_no_second_process_when_it_cannot_pay_or_is_not_safe(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
+    assert parallel._not_parallel(parallel.MIN_FILES - 1) == "too few"
+    monkeypatch.setattr(parallel, "_processors", lambda: 2)
+    assert parallel._not_parallel(parallel.MIN_FILES) is None
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert parallel._not_parallel(parallel.MIN_FILES) == "other threads are running"
+    finally:
+        stop.set()
+        thread.join()
+    monkeypatch.setattr(parallel, "_processors", lambda: 1)
+    assert parallel._not_parallel(parallel.MIN_FILES) == "one processor"
+    monkeypatch.setenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", "1")
+    assert parallel._not_parallel(parallel.MIN_FILES) == "DRIFT_AUDIT_NO_PARALLEL_SCAN is set"
+
+
+def test_a_scan_on_two_processes_is_the_scan_on_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+    files = _fixture_files()
+    monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
+    packages = sorted({p.split("/", 1)[0] for p in files})
+    two = scan_consumer(DictTree(files), packages, ["acme"])
+    monkeypatch.setenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", "1")
+    assert scan_consumer(DictTree(files), packages, ["acme"]) == two
+    assert two.sites
