@@ -8,19 +8,25 @@
 # Takes: the paths to walk, the function that walks one (it may keep the facts it made), and
 # every file's lines. Gives: path -> FileFacts or Unparsable, for every path.
 #
-# Only when it can pay and is safe: at least MIN_FILES files, two processors this process
-# may run on, a system with fork(), and no other thread in this process (a thread holding a
-# lock at the fork would leave the child that lock held forever). Anything that goes wrong
-# in the child (an exception, a crash, facts that do not read back) only means this process
-# walks the child's files itself. What comes through the pipe is marshal data written by a
-# copy of this very process, never by anyone else: nothing from the cache or the network.
-# DRIFT_AUDIT_NO_PARALLEL_SCAN=1 turns it off.
+# Only when it can pay: at least MIN_FILES files, two processors this process may run on,
+# and a system with fork(). The child only computes: it logs nothing and touches no file, no
+# socket and no lock another thread of this process may hold (the fetcher's idle workers and
+# its watchdog are the threads a cold run has), so a fork is safe while they wait. And it is
+# given a deadline: a child that has not sent its facts by then is killed. Anything that goes
+# wrong in the child (an exception, a crash, a hang, facts that do not read back) only means
+# this process walks the child's files itself. What comes through the pipe is marshal data
+# written by a copy of this very process, never by anyone else: nothing from the cache or the
+# network. DRIFT_AUDIT_NO_PARALLEL_SCAN=1 turns it off.
 from __future__ import annotations
 
+import contextlib
 import logging
 import marshal
 import os
-import threading
+import select
+import signal
+import time
+import warnings
 from typing import TYPE_CHECKING
 
 from auditor.scan.keptfacts import decode_facts, encode_facts
@@ -39,6 +45,7 @@ MIN_FILES = 300  # below this the child's start and the facts sent back cost wha
 # The child's share of the text: this process walks a little more, since it reads the
 # child's facts back once its own are walked (measured on transformers: 0.45 is balanced).
 CHILD_SHARE = 0.45
+PATIENCE = 30.0  # seconds a child may take beyond twice this process's own walk
 
 
 def walk_shared(
@@ -54,25 +61,50 @@ def walk_shared(
         return {path: walk(path) for path in paths}
     ours, theirs = _shares(paths, lines)
     read_end, write_end = os.pipe()
-    pid = os.fork()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # 3.12+: fork with threads
+        pid = os.fork()
     if pid == 0:  # the child: walk its files, send their facts, leave without cleaning up
         os.close(read_end)
         _child(theirs, walk, write_end)
     os.close(write_end)
-    with os.fdopen(read_end, "rb") as pipe:
-        try:
-            found = {path: walk(path) for path in ours}
-            data = pipe.read()
-        finally:
-            pipe.close()  # first: a child still writing then fails, and ends
-            _, status = os.waitpid(pid, 0)
-    sent = _read_back(data, lines) if status == 0 else {}
+    started = time.monotonic()
+    data: bytes | None = None
+    try:
+        found = {path: walk(path) for path in ours}
+        data = _receive(read_end, time.monotonic() + _patience(time.monotonic() - started))
+    finally:
+        os.close(read_end)  # a child still writing then fails, and ends
+        if data is None:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+    sent = _read_back(data, lines) if data is not None and status == 0 else {}
+    del data
     if len(sent) != len(theirs):
-        logger.debug("scan: the second process gave no facts (status %d); walked here", status)
+        logger.debug("scan: the second process sent no facts (status %d); walked here", status)
     for path in theirs:
         found[path] = sent[path] if path in sent else walk(path)
     logger.debug("scan: %d files walked by two processes", len(paths))
     return found
+
+
+def _patience(ours: float) -> float:
+    """How long to wait for the child once this process walked its share in `ours` s."""
+    return 2 * ours + PATIENCE
+
+
+def _receive(fd: int, deadline: float) -> bytes | None:
+    """Everything the child writes until it closes the pipe; None at the deadline."""
+    chunks: list[bytes] = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            return None
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
 
 
 def _shares(
@@ -103,8 +135,6 @@ def _not_parallel(count: int) -> str | None:
         return "no fork() on this system"
     if _processors() < 2:
         return "one processor"
-    if threading.active_count() > 1:
-        return "other threads are running"
     return None
 
 
@@ -117,9 +147,13 @@ def _processors() -> int:
 def _child(paths: list[str], walk: Callable[[str], Outcome], out: int) -> None:
     status = 1
     try:
-        data = marshal.dumps([[path, encode_facts(walk(path))] for path in paths])
+        logging.disable(logging.CRITICAL)  # a handler's lock may be another thread's
+        frames = []  # kept here until all are made: the parent reads once its walk is done
+        for path in paths:
+            frame = marshal.dumps([path, encode_facts(walk(path))])
+            frames += [len(frame).to_bytes(4, "little"), frame]
         with os.fdopen(out, "wb") as pipe:
-            pipe.write(data)
+            pipe.writelines(frames)
         status = 0
     except BaseException:  # any failure: the parent walks them itself
         pass
@@ -128,7 +162,17 @@ def _child(paths: list[str], walk: Callable[[str], Outcome], out: int) -> None:
 
 
 def _read_back(data: bytes, lines: Mapping[str, tuple[str, ...]]) -> dict[str, Outcome]:
+    """The child's frames (a length, then one file's path and facts), one at a time: what
+    one frame loads is freed before the next is read."""
+    found: dict[str, Outcome] = {}
+    view = memoryview(data)
+    at = 0
     try:
-        return {path: decode_facts(facts, path, lines[path]) for path, facts in marshal.loads(data)}
+        while at < len(view):
+            size = int.from_bytes(view[at : at + 4], "little")
+            path, facts = marshal.loads(view[at + 4 : at + 4 + size])
+            found[path] = decode_facts(facts, path, lines[path])
+            at += 4 + size
     except (Mismatch, KeyError, IndexError, TypeError, ValueError, EOFError):
         return {}
+    return found

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from typing import TYPE_CHECKING
 
 from auditor.scan import parallel, scan_consumer
@@ -68,18 +69,33 @@ def test_a_failing_child_leaves_its_files_to_this_process(monkeypatch: pytest.Mo
             assert encode_facts(shared[path]) == encode_facts(_walk(path, text)), path
 
 
-def test_no_second_process_when_it_cannot_pay_or_is_not_safe(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_child_that_hangs_is_killed_at_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+    monkeypatch.setattr(parallel, "PATIENCE", 0.5)
+    monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
+    files = _fixture_files()
+    me = os.getpid()
+
+    def hang(path: str) -> FileFacts | Unparsable:
+        if os.getpid() != me:
+            time.sleep(120)
+        return _walk(path, files[path])
+
+    started = time.monotonic()
+    shared = parallel.walk_shared(list(files), hang, _lines(files))
+    assert time.monotonic() - started < 60
+    assert set(shared) == set(files)
+
+
+def test_no_second_process_when_it_cannot_pay(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
     assert parallel._not_parallel(parallel.MIN_FILES - 1) == "too few"
     monkeypatch.setattr(parallel, "_processors", lambda: 2)
-    assert parallel._not_parallel(parallel.MIN_FILES) is None
     stop = threading.Event()
-    thread = threading.Thread(target=stop.wait)
+    thread = threading.Thread(target=stop.wait)  # an idle thread, as the fetcher's are
     thread.start()
     try:
-        assert parallel._not_parallel(parallel.MIN_FILES) == "other threads are running"
+        assert parallel._not_parallel(parallel.MIN_FILES) is None
     finally:
         stop.set()
         thread.join()
