@@ -253,6 +253,11 @@ def _kept_graph(
     return again()
 
 
+# A consumer of this many files keeps no file's lines once it is walked: a report reads the
+# lines of the files it shows again (transformers, 1,813 files: 88 MiB of lines).
+LAZY_LINES = 300
+
+
 class _Sources:
     """Each file read once; the full scan of every file."""
 
@@ -263,6 +268,7 @@ class _Sources:
         providers: Sequence[str],
         exclude: Sequence[str],
     ) -> None:
+        self.tree = tree
         self.packages = packages
         self.roots = frozenset(providers)
         self.paths = select_paths(tree.walk(), exclude)
@@ -314,8 +320,16 @@ class _Sources:
             outcomes.update(walk_shared(pending, self._walk_keeping, self.lines))
             walked = [o for p in self.paths if not isinstance(o := outcomes[p], Unparsable)]
             unparsable = [o for p in self.paths if isinstance(o := outcomes[p], Unparsable)]
+            del outcomes
+            self.texts.clear()  # every file is walked: its text is read no more
+            lines: Mapping[str, tuple[str, ...]] = self.lines
+            if len(self.paths) >= LAZY_LINES:
+                for facts in walked:
+                    facts.positions = facts.positions.compact()
+                lines = _Lines(self.tree, frozenset(self.lines))
+                self.lines = {}
             self._complete = _assemble(
-                self.packages, self.paths, walked, unparsable, self.lines, self.ignored, self.roots
+                self.packages, self.paths, walked, unparsable, lines, self.ignored, self.roots
             )
             if self._kept is not None:
                 self._kept.used.update(self._keys[p] for p in pending)  # kept by either process
@@ -436,7 +450,7 @@ def _assemble(
     paths: list[str],
     walked: list[FileFacts],
     unparsable: list[Unparsable],
-    lines: dict[str, tuple[str, ...]],
+    lines: Mapping[str, tuple[str, ...]],
     ignored: dict[str, dict[int, frozenset[str]]],
     providers: frozenset[str],
 ) -> ConsumerScan:

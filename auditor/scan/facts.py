@@ -59,10 +59,21 @@ class Positions:
     """Converts raw ast spans of one file to model.Location."""
 
     path: str
-    lines: tuple[str, ...]
+    lines: tuple[str, ...]  # every line while the file is walked; () once compact()
+    wide: dict[int, str] | None = None  # once compact(): line number -> a non-ASCII line
+
+    def compact(self) -> Positions:
+        """These positions without the lines that need no converting (ASCII: a byte offset
+        is a character's), once the file is walked: its lines are then not kept twice."""
+        wide = {n: text for n, text in enumerate(self.lines, 1) if not text.isascii()}
+        return Positions(self.path, (), wide)
 
     def column(self, line: int, offset: int) -> int:
-        if 1 <= line <= len(self.lines):
+        if self.wide is not None:
+            text = self.wide.get(line)
+            if text is not None:
+                return len(text.encode("utf-8")[:offset].decode("utf-8", "ignore")) + 1
+        elif 1 <= line <= len(self.lines):
             text = self.lines[line - 1]
             if not text.isascii():
                 return len(text.encode("utf-8")[:offset].decode("utf-8", "ignore")) + 1

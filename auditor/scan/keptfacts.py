@@ -278,7 +278,8 @@ def decode_facts(data: Any, path: str, lines: tuple[str, ...]) -> FileFacts | Un
     if scopes[0].kind != "module" or scopes[0].owner != module:
         raise Mismatch("the first scope is not the module's")
     facts = FileFacts(path, module, is_package(path), Positions(path, lines), scopes[0])
-    facts.uses = [_decode_use(u, scopes) for u in _list(data[1])]
+    chains: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per chain, as walked
+    facts.uses = [_decode_use(u, scopes, chains) for u in _list(data[1])]
     facts.supers = [_decode_super(u, scopes) for u in _list(data[2])]
     facts.functions = [_decode_function(f, scopes) for f in _list(data[10])]
     facts.classes = [_decode_class(c, scopes, facts.functions) for c in _list(data[3])]
@@ -324,7 +325,9 @@ def _decode_scopes(data: Any, module: str) -> list[Scope]:
     return scopes
 
 
-def _decode_use(data: Any, scopes: list[Scope]) -> Use:
+def _decode_use(
+    data: Any, scopes: list[Scope], chains: dict[tuple[str, ...], tuple[str, ...]]
+) -> Use:
     """The most frequent record (~130 a file), so checked inline."""
     scope, root, attrs, kind, span, guarded, call = data
     if (
@@ -342,10 +345,11 @@ def _decode_use(data: Any, scopes: list[Scope]) -> Use:
         decoded_call = CallFacts(
             _decode_shape(shape), _strs(result_use), _bool(positional_first), _reference(first)
         )
+    steps = _strs(attrs)
     return Use(
         scopes[scope],
         root,
-        _strs(attrs),
+        chains.setdefault(steps, steps),
         _USE_KINDS[kind],
         _span(span) if span is not None else None,
         guarded,

@@ -68,6 +68,8 @@ class Walker:
         self.klass: ClassFacts | None = None
         self.flags: dict[str, VersionTest] = {}  # module-level names bound to a version test
         self.assigned: set[str] = set()  # module-level names assigned (a flag: only once)
+        self._named: set[tuple[int, str, tuple[str, ...]]] = set()  # NAME uses recorded
+        self._chains: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per chain
 
     def run(self, tree: ast.Module) -> FileFacts:
         self.facts.results.update(results.result_uses(tree))
@@ -144,15 +146,25 @@ class Walker:
 
     def _record(self, root: str, attrs: tuple[str, ...], kind: UseKind, node: ast.expr) -> None:
         """One use: a NAME keeps nothing of its node, the others its span, a call what it
-        passes too."""
+        passes too. The same chain is one tuple in the whole file."""
+        attrs = self._chains.setdefault(attrs, attrs)
         if kind is UseKind.NAME:
-            use = Use(self.scope, root, attrs, kind, None, self.guarded)
-        elif isinstance(node, ast.Call):
+            self._name(root, attrs)
+            return
+        if isinstance(node, ast.Call):
             call = self._call_facts(node)
             use = Use(self.scope, root, attrs, kind, span_of(node), self.guarded, call)
         else:
             use = Use(self.scope, root, attrs, kind, span_of(node), self.guarded)
         self.facts.uses.append(use)
+
+    def _name(self, root: str, attrs: tuple[str, ...]) -> None:
+        """A NAME use: once per scope and chain. It only gives consumer edges, which are
+        the same for every read of the chain in that scope (calls.use_results)."""
+        key = (id(self.scope), root, attrs)
+        if key not in self._named:
+            self._named.add(key)
+            self.facts.uses.append(Use(self.scope, root, attrs, UseKind.NAME, None, self.guarded))
 
     def _call_facts(self, node: ast.Call) -> CallFacts:
         args = node.args
@@ -363,7 +375,7 @@ class Walker:
 
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load):
-            self.facts.uses.append(Use(self.scope, node.id, (), UseKind.NAME, None, self.guarded))
+            self._name(node.id, ())
         else:
             self._store(node.id)
 

@@ -9,7 +9,7 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from auditor.scan import parallel, scan_consumer
+from auditor.scan import consumer, parallel, scan_consumer
 from auditor.scan.keptfacts import encode_facts
 from tests.helpers import DictTree
 from tests.unit.test_keptfacts import _fixture_files, _walk
@@ -114,3 +114,22 @@ def test_a_scan_on_two_processes_is_the_scan_on_one(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", "1")
     assert scan_consumer(DictTree(files), packages, ["acme"]) == two
     assert two.sites
+
+
+def test_a_big_consumer_keeps_no_lines_and_scans_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past LAZY_LINES files, a walked file's lines are dropped (its positions keep only the
+    lines that are not ASCII) and read again when asked for: the same scan, the same
+    columns after a non-ASCII character."""
+    files = _fixture_files()
+    packages = sorted({p.split("/", 1)[0] for p in files})
+    kept = scan_consumer(DictTree(files), packages, ["acme"])
+    monkeypatch.setattr(consumer, "LAZY_LINES", 1)
+    tree = DictTree(files)
+    lazy = scan_consumer(tree, packages, ["acme"])
+    assert not isinstance(lazy.lines, dict) and isinstance(kept.lines, dict)
+    reads = len(tree.reads)
+    assert lazy == kept  # the lines compared too: read again, the same
+    assert len(tree.reads) > reads
+    at = [s.location for s in lazy.sites if s.location.path == "widget/tricky.py"]
+    columns = [loc.column for loc in at if loc.line == 12]
+    assert columns == [len('ÉTAT: "acme.State" = ') + 1]  # characters, not bytes
