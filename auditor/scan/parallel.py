@@ -9,9 +9,10 @@
 # every file's lines. Gives: path -> FileFacts or Unparsable, for every path.
 #
 # Only when it can pay: at least MIN_FILES files, two processors this process may run on,
-# and a system with fork(). The child only computes: it logs nothing and touches no file, no
-# socket and no lock another thread of this process may hold (the fetcher's idle workers and
-# its watchdog are the threads a cold run has), so a fork is safe while they wait. And it is
+# and a system with fork(). The child only computes (and writes its files' kept facts, if
+# they are kept): it logs nothing and touches no socket and no lock another thread of this
+# process may hold (the fetcher's idle workers and its watchdog, a terminal's progress
+# display: the threads a run has then), so a fork is safe while they wait. And it is
 # given a deadline: a child that has not sent its facts by then is killed. Anything that goes
 # wrong in the child (an exception, a crash, a hang, facts that do not read back) only means
 # this process walks the child's files itself. What comes through the pipe is marshal data
