@@ -9,15 +9,17 @@
 # every file's lines. Gives: path -> FileFacts or Unparsable, for every path.
 #
 # Only when it can pay: at least MIN_FILES files, two processors this process may run on,
-# and a system with fork(). The child only computes (and writes its files' kept facts, if
-# they are kept): it logs nothing and touches no socket and no lock another thread of this
-# process may hold (the fetcher's idle workers and its watchdog, a terminal's progress
-# display: the threads a run has then), so a fork is safe while they wait. And it is
-# given a deadline: a child that has not sent its facts by then is killed. Anything that goes
-# wrong in the child (an exception, a crash, a hang, facts that do not read back) only means
-# this process walks the child's files itself. What comes through the pipe is marshal data
-# written by a copy of this very process, never by anyone else: nothing from the cache or the
-# network. DRIFT_AUDIT_NO_PARALLEL_SCAN=1 turns it off.
+# not busy already (the load average below their number less a half: in a batch of
+# audits side by side a second process per audit would only add its cost), and fork().
+# The child only computes (and writes its files' kept facts, if they are kept): it logs
+# nothing and touches no socket and no lock another thread of this process may hold (the
+# fetcher's idle workers and its watchdog, a terminal's progress display: the threads a
+# run has then), so a fork is safe while they wait. And it is given a deadline: a child
+# that has not sent its facts by then is killed. Anything that goes wrong in the child (an
+# exception, a crash, a hang, facts that do not read back) only means this process walks
+# the child's files itself. What comes through the pipe is marshal data written by a copy
+# of this very process, never by anyone else: nothing from the cache or the network.
+# DRIFT_AUDIT_NO_PARALLEL_SCAN=1 turns it off.
 from __future__ import annotations
 
 import contextlib
@@ -134,9 +136,20 @@ def _not_parallel(count: int) -> str | None:
         return "DRIFT_AUDIT_NO_PARALLEL_SCAN is set"
     if not hasattr(os, "fork"):
         return "no fork() on this system"
-    if _processors() < 2:
+    processors = _processors()
+    if processors < 2:
         return "one processor"
+    load = _load()
+    if load >= processors - 0.5:  # other audits (a batch) use the processors already
+        return f"the processors are busy (load average {load:.1f})"
     return None
+
+
+def _load() -> float:
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return 0.0
 
 
 def _processors() -> int:
