@@ -9,8 +9,8 @@
 # every file's lines. Gives: path -> FileFacts or Unparsable, for every path.
 #
 # Only when it can pay: at least MIN_FILES files, two processors this process may run on,
-# not busy already (the load average below their number less a half: in a batch of
-# audits side by side a second process per audit would only add its cost), and fork().
+# not busy already (IDLE_NEEDED of them idle over a short look at /proc/stat: in a batch of
+# audits side by side a second process per audit only adds its cost), and fork().
 # The child only computes (and writes its files' kept facts, if they are kept): it logs
 # nothing and touches no socket and no lock another thread of this process may hold (the
 # fetcher's idle workers and its watchdog, a terminal's progress display: the threads a
@@ -49,6 +49,8 @@ MIN_FILES = 300  # below this the child's start and the facts sent back cost wha
 # child's facts back once its own are walked (measured on transformers: 0.45 is balanced).
 CHILD_SHARE = 0.45
 PATIENCE = 30.0  # seconds a child may take beyond twice this process's own walk
+IDLE_WINDOW = 0.05  # seconds: how long a look at the processors' idle time
+IDLE_NEEDED = 1.5  # idle processors: one for this process, most of one for the child
 
 
 def walk_shared(
@@ -139,17 +141,33 @@ def _not_parallel(count: int) -> str | None:
     processors = _processors()
     if processors < 2:
         return "one processor"
-    load = _load()
-    if load >= processors - 0.5:  # other audits (a batch) use the processors already
-        return f"the processors are busy (load average {load:.1f})"
+    idle = _idle(processors)
+    if idle < IDLE_NEEDED:  # other audits (a batch side by side) use the processors already
+        return f"the processors are busy ({idle:.1f} of {processors} idle)"
     return None
 
 
-def _load() -> float:
+def _idle(processors: int) -> float:
+    """How many processors sit idle now, this process aside: measured over IDLE_WINDOW
+    from /proc/stat (this process sleeps meanwhile); elsewhere from the load average."""
     try:
-        return os.getloadavg()[0]
-    except (AttributeError, OSError):
-        return 0.0
+        before = _cpu_times()
+        time.sleep(IDLE_WINDOW)
+        after = _cpu_times()
+    except (OSError, ValueError, IndexError):
+        try:
+            return max(0.0, processors - os.getloadavg()[0])
+        except (AttributeError, OSError):
+            return float(processors)
+    total, idle = after[0] - before[0], after[1] - before[1]
+    return processors * idle / total if total > 0 else float(processors)
+
+
+def _cpu_times() -> tuple[int, int]:
+    """All processors' time and their idle time (idle and iowait), in ticks."""
+    with open("/proc/stat", encoding="ascii") as stat:
+        fields = [int(f) for f in stat.readline().split()[1:]]
+    return sum(fields[:8]), fields[3] + fields[4]
 
 
 def _processors() -> int:

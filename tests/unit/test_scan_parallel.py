@@ -29,7 +29,7 @@ def _lines(files: dict[str, str]) -> dict[str, tuple[str, ...]]:
 
 def test_two_processes_give_the_facts_one_gives(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "MIN_FILES", 2)
-    monkeypatch.setattr(parallel, "_load", lambda: 0.0)
+    monkeypatch.setattr(parallel, "_idle", lambda n: float(n))
     monkeypatch.setattr(parallel, "_processors", lambda: 2)
     monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
     files = _fixture_files()
@@ -50,7 +50,7 @@ def test_two_processes_give_the_facts_one_gives(monkeypatch: pytest.MonkeyPatch)
 
 def test_a_failing_child_leaves_its_files_to_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "MIN_FILES", 2)
-    monkeypatch.setattr(parallel, "_load", lambda: 0.0)
+    monkeypatch.setattr(parallel, "_idle", lambda n: float(n))
     monkeypatch.setattr(parallel, "_processors", lambda: 2)
     monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
     files = _fixture_files()
@@ -75,7 +75,7 @@ def test_a_failing_child_leaves_its_files_to_this_process(monkeypatch: pytest.Mo
 
 def test_a_child_that_hangs_is_killed_at_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "MIN_FILES", 2)
-    monkeypatch.setattr(parallel, "_load", lambda: 0.0)
+    monkeypatch.setattr(parallel, "_idle", lambda n: float(n))
     monkeypatch.setattr(parallel, "_processors", lambda: 2)
     monkeypatch.setattr(parallel, "PATIENCE", 0.5)
     monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
@@ -97,10 +97,10 @@ def test_no_second_process_when_it_cannot_pay(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
     assert parallel._not_parallel(parallel.MIN_FILES - 1) == "too few"
     monkeypatch.setattr(parallel, "_processors", lambda: 2)
-    monkeypatch.setattr(parallel, "_load", lambda: 1.6)
-    busy = "the processors are busy (load average 1.6)"
+    monkeypatch.setattr(parallel, "_idle", lambda n: 0.9)
+    busy = "the processors are busy (0.9 of 2 idle)"
     assert parallel._not_parallel(parallel.MIN_FILES) == busy
-    monkeypatch.setattr(parallel, "_load", lambda: 0.9)
+    monkeypatch.setattr(parallel, "_idle", lambda n: 1.9)
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)  # an idle thread, as the fetcher's are
     thread.start()
@@ -117,7 +117,7 @@ def test_no_second_process_when_it_cannot_pay(monkeypatch: pytest.MonkeyPatch) -
 
 def test_a_scan_on_two_processes_is_the_scan_on_one(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "MIN_FILES", 2)
-    monkeypatch.setattr(parallel, "_load", lambda: 0.0)
+    monkeypatch.setattr(parallel, "_idle", lambda n: float(n))
     monkeypatch.setattr(parallel, "_processors", lambda: 2)
     files = _fixture_files()
     monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
@@ -126,6 +126,11 @@ def test_a_scan_on_two_processes_is_the_scan_on_one(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", "1")
     assert scan_consumer(DictTree(files), packages, ["acme"]) == two
     assert two.sites
+
+
+def test_idle_processors_are_measured() -> None:
+    idle = parallel._idle(2)
+    assert 0.0 <= idle <= 2.0 + 1e-9
 
 
 def test_a_big_consumer_keeps_no_lines_and_scans_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
