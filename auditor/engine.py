@@ -221,6 +221,9 @@ class RayEngine:
 
 
 def _ray_call(fn: Callable[[Any], Any], task: Any) -> Any:
+    # a task holds one of the cluster's processors, in a worker full of Ray's own threads:
+    # its consumer scan walks on that one (scan/parallel.py forks no second process)
+    os.environ["DRIFT_AUDIT_NO_PARALLEL_SCAN"] = "1"
     return fn(task)
 
 
