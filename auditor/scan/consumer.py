@@ -12,6 +12,7 @@
 # the walker and the cross-file modules are imported only when a scan really runs.
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from collections.abc import Mapping
@@ -28,6 +29,7 @@ from auditor.model import (
     Site,
     Unparsable,
     VersionGate,
+    text_digest,
 )
 from auditor.scan.source import (
     is_excluded,
@@ -38,7 +40,7 @@ from auditor.scan.source import (
     split_lines,
     suppressions,
 )
-from auditor.scan.store import Mismatch, decode_list, encode_list, scan_key
+from auditor.scan.store import Mismatch, consumer_of, decode_list, encode_list, scan_key
 
 if TYPE_CHECKING:
     import ast
@@ -100,15 +102,15 @@ def scan_cached(
         scan = _Sources(tree, packages, providers, exclude).complete()
         return scan, lambda: scan
     if identity is not None:
-        key = scan_key(packages, providers, exclude, {"\0release": identity})
+        key = scan_key(packages, providers, exclude, {"\0release": text_digest(identity)})
         kept = _kept_release(tree, packages, store.load(key, ""))
         sources = None if kept is not None else _Sources(tree, packages, providers, exclude)
     else:
         sources = _Sources(tree, packages, providers, exclude)
-        key = scan_key(packages, providers, exclude, sources.keyed_texts())
+        key = scan_key(packages, providers, exclude, sources.digests)
         kept = _kept_sites(sources, store.load(key, ""))
         if not os.environ.get("DRIFT_AUDIT_NO_FACTS_KEEP"):
-            sources.keep_facts(store.root, key.split("-", 1)[0])
+            sources.keep_facts(store.root, consumer_of(key))
     if kept is not None:
         logger.debug("scan: read back from the cache (%s)", key[:12])
         read = sources
@@ -293,10 +295,12 @@ class _Sources:
         whose facts are not kept (read when the scan is not kept whole)."""
         self._keep = (cache_root, consumer)
 
-    def keyed_texts(self) -> dict[str, str]:
-        """Each file's text, or why it could not be read, for the key of a kept scan."""
+    @functools.cached_property
+    def digests(self) -> dict[str, str]:
+        """Each file's model.text_digest(), of its text or of why it could not be read:
+        for the key of a kept scan and of each file's kept facts."""
         return {
-            p: t if isinstance(t, str) else f"\0unreadable: {t.reason}"
+            p: text_digest(t if isinstance(t, str) else f"\0unreadable: {t.reason}")
             for p, t in self.texts.items()
         }
 
@@ -349,7 +353,7 @@ class _Sources:
             return None
         from auditor.scan.keptfacts import facts_key
 
-        key = self._keys[path] = facts_key(path, text, self.roots)
+        key = self._keys[path] = facts_key(path, self.digests[path], self.roots)
         return self._kept.load(key, path, self.lines[path])
 
     def _walk_keeping(self, path: str) -> FileFacts | Unparsable:

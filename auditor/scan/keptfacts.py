@@ -51,7 +51,14 @@ from auditor.scan.facts import (
 )
 from auditor.scan.scopes import Scope, Source, SourceKind
 from auditor.scan.source import is_package, module_name
-from auditor.scan.store import Mismatch, decode_list, encode_list, scan_version
+from auditor.scan.store import (
+    Mismatch,
+    decode_list,
+    decoder,
+    encode_list,
+    encoder,
+    scan_version,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -68,14 +75,14 @@ _PARAM_KINDS = tuple(ParamKind)
 _SCOPE_KINDS = ("module", "class", "function", "lambda", "comprehension")
 
 
-def facts_key(path: str, text: str, providers: Iterable[str]) -> str:
+def facts_key(path: str, digest: str, providers: Iterable[str]) -> str:
     """The key of one file's facts: what walking it depends on (its path, which gives its
-    module, whether it is a package and a stub; its text; the provider's import names)."""
-    digest = hashlib.sha256()
-    for part in (scan_version(), ",".join(sorted(providers)), path):
-        digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
-    digest.update(text.encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()[:40]
+    module, whether it is a package and a stub; its text, by `digest`, its
+    model.text_digest(); the provider's import names)."""
+    key = hashlib.sha256()
+    for part in (scan_version(), ",".join(sorted(providers)), path, digest):
+        key.update(part.encode("utf-8", "surrogatepass") + b"\0")
+    return key.hexdigest()[:40]
 
 
 class FactsStore:
@@ -130,7 +137,15 @@ def encode_facts(facts: FileFacts | Unparsable) -> list[Any]:
         "facts",
         [_use(u, s) for u in facts.uses],
         [
-            [s(u.scope), u.klass, u.explicit, u.method, list(u.span), _shape(u.call), u.guarded]
+            [
+                s(u.scope),
+                u.klass,
+                u.explicit,
+                u.method,
+                list(u.span),
+                _encode_shape(u.call),
+                u.guarded,
+            ]
             for u in facts.supers
         ],
         [_class(c, s, facts.functions) for c in facts.classes],
@@ -189,14 +204,15 @@ def _use(use: Use, s: Any) -> list[Any]:
     encoded_call = None
     if call is not None:
         first = [call.first[0], list(call.first[1])] if call.first is not None else None
-        encoded_call = [_shape(call.shape), list(call.result_use), call.positional_first, first]
+        encoded_call = [
+            _encode_shape(call.shape),
+            list(call.result_use),
+            call.positional_first,
+            first,
+        ]
     span = list(use.span) if use.span is not None else None
     kind = _USE_KINDS.index(use.kind)
     return [s(use.scope), use.root, list(use.attrs), kind, span, use.guarded, encoded_call]
-
-
-def _shape(shape: CallShape) -> list[Any]:
-    return [shape.positional, list(shape.keywords), shape.star_args, shape.star_kwargs]
 
 
 def _source(source: Source | None, s: Any) -> list[Any] | None:
@@ -370,11 +386,6 @@ def _decode_super(data: Any, scopes: list[Scope]) -> SuperUse:
     )
 
 
-def _decode_shape(data: Any) -> CallShape:
-    positional, keywords, star_args, star_kwargs = data
-    return CallShape(_int(positional), _strs(keywords), _bool(star_args), _bool(star_kwargs))
-
-
 def _decode_source(data: Any, scopes: list[Scope]) -> Source | None:
     if data is None:
         return None
@@ -435,6 +446,13 @@ def _decode_function(data: Any, scopes: list[Scope]) -> FunctionFacts:
 
 # --------------------------------------------------------------------------- checks
 
+_encode_shape = encoder(CallShape)
+_decode_shape = decoder(CallShape)
+_str = decoder(str)
+_optional_str = decoder(str | None)
+_int = decoder(int)
+_bool = decoder(bool)
+
 
 def _scope(data: Any, scopes: list[Scope]) -> Scope:
     if type(data) is not int or not 0 <= data < len(scopes):
@@ -445,30 +463,6 @@ def _scope(data: Any, scopes: list[Scope]) -> Scope:
 def _list(data: Any) -> list[Any]:
     if type(data) is not list:
         raise Mismatch("expected a list")
-    return data
-
-
-def _str(data: Any) -> str:
-    if type(data) is not str:
-        raise Mismatch("expected a string")
-    return data
-
-
-def _optional_str(data: Any) -> str | None:
-    if data is not None and type(data) is not str:
-        raise Mismatch("expected a string or null")
-    return data
-
-
-def _int(data: Any) -> int:
-    if type(data) is not int:
-        raise Mismatch("expected an integer")
-    return data
-
-
-def _bool(data: Any) -> bool:
-    if type(data) is not bool:
-        raise Mismatch("expected true or false")
     return data
 
 

@@ -54,25 +54,27 @@ def scan_key(
     packages: Sequence[str],
     providers: Iterable[str],
     exclude: Sequence[str],
-    texts: Mapping[str, str | None],
+    digests: Mapping[str, str],
 ) -> str:
     """`<consumer>-<content>`: a hash of what the scan is of (the consumer's and the
     provider's import names, the exclude globs) and one of everything its output depends on
-    (that, and every file's path and text; `texts`: path -> text, None for a file that could
-    not be read or decoded). A newer scan of the same consumer replaces the older one."""
+    (that, and every file's path and text; `digests`: path -> model.text_digest() of its
+    text, or of why it could not be read). A newer scan of the same consumer replaces the
+    older one (consumer_of() the key)."""
     digest = hashlib.sha256()
     for part in (scan_version(), ",".join(packages), ",".join(sorted(providers))):
         digest.update(part.encode() + b"\0")
     digest.update("\0".join(exclude).encode() + b"\1")
     consumer = digest.hexdigest()[:16]
-    for path in sorted(texts):
-        text = texts[path]
+    for path in sorted(digests):
         digest.update(path.encode("utf-8", "surrogatepass") + b"\0")
-        if text is None:
-            digest.update(b"\2")
-        else:
-            digest.update(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest())
+        digest.update(digests[path].encode() + b"\0")
     return f"{consumer}-{digest.hexdigest()[:40]}"
+
+
+def consumer_of(key: str) -> str:
+    """The part of a scan key that names the consumer (what it is a scan of)."""
+    return key.split("-", 1)[0]
 
 
 class ScanStore:
@@ -98,7 +100,7 @@ class ScanStore:
         """Remove the older scans of the same consumer (a big one keeps ~40 MB per scan: an
         edit-audit loop would otherwise pile them up)."""
         fs, _ = confined(self.root / self.folder / "x", self.root)
-        consumer = key.split("-", 1)[0] + "-"
+        consumer = consumer_of(key) + "-"
         for name in fs.listdir(self.folder):
             if name.startswith(consumer) and not name.startswith(key + "."):
                 with contextlib.suppress(OSError):  # only a memo
@@ -283,6 +285,16 @@ def _dataclass(cls: type) -> Decoder:
         return cls(*data)
 
     return decode_dataclass
+
+
+def encoder(hint: Any) -> Encoder:
+    """encode() for values of type `hint`, made once (for a codec built on this one)."""
+    return _encoder(hint)
+
+
+def decoder(hint: Any) -> Decoder:
+    """decode() for values of type `hint`, made once: Mismatch for data of another shape."""
+    return _decoder(hint)
 
 
 def decode_list(data: Any, hint: Any) -> list[Any]:

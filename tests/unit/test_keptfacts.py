@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from auditor.model import Unparsable
+from auditor.model import Unparsable, text_digest
 from auditor.scan import ScanStore, consumer, scan_cached
 from auditor.scan.consumer import _assemble, _walk_file
 from auditor.scan.facts import FileFacts, Positions, parse_expr
@@ -186,10 +186,10 @@ def test_a_damaged_record_is_only_a_miss() -> None:
 def test_the_store_keeps_a_record_per_text_and_forgets_unused_ones(tmp_path: Path) -> None:
     path, text = "widget/tricky.py", TRICKY
     store = FactsStore(tmp_path, "consumer")
-    key = facts_key(path, text, PROVIDERS)
-    assert facts_key(path, text + "\n", PROVIDERS) != key
-    assert facts_key("widget/other.py", text, PROVIDERS) != key
-    assert facts_key(path, text, {"other"}) != key
+    key = facts_key(path, text_digest(text), PROVIDERS)
+    assert facts_key(path, text_digest(text + "\n"), PROVIDERS) != key
+    assert facts_key("widget/other.py", text_digest(text), PROVIDERS) != key
+    assert facts_key(path, text_digest(text), {"other"}) != key
     assert store.load(key, path, split_lines(text)) is None
     walked = _walk(path, text)
     store.save(key, path, walked)
