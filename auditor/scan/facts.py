@@ -71,13 +71,11 @@ class Positions:
     def column(self, line: int, offset: int) -> int:
         if self.wide is not None:
             text = self.wide.get(line)
-            if text is not None:
-                return len(text.encode("utf-8")[:offset].decode("utf-8", "ignore")) + 1
-        elif 1 <= line <= len(self.lines):
-            text = self.lines[line - 1]
-            if not text.isascii():
-                return len(text.encode("utf-8")[:offset].decode("utf-8", "ignore")) + 1
-        return offset + 1
+        else:
+            text = self.lines[line - 1] if 1 <= line <= len(self.lines) else None
+        if text is None or text.isascii():
+            return offset + 1
+        return len(text.encode("utf-8")[:offset].decode("utf-8", "ignore")) + 1
 
     def location(self, span: Span) -> Location:
         line, col, end_line, end_col = span

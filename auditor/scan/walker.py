@@ -278,10 +278,8 @@ class Walker:
     def _bind_parameters(self, scope: Scope, params: tuple[Parameter, ...]) -> None:
         """Parameters are stores; an annotated one holds an instance of its annotation."""
         for param in params:
-            source = None
-            if param.kind in _VARIADIC:  # a tuple or a dict: nothing we follow
-                pass
-            elif param.annotation is not None:
+            source = None  # `*args`, `**kwargs`: a tuple or a dict, nothing we follow
+            if param.annotation is not None and param.kind not in _VARIADIC:
                 source = Source(SourceKind.ANNOTATION, param.annotation, self.scope, self.guarded)
             self._bind(scope, param.name, source, fallback=False)
 
