@@ -9,14 +9,14 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
+import pytest
+
 from auditor.scan import consumer, parallel, scan_consumer
 from auditor.scan.keptfacts import encode_facts
 from tests.helpers import DictTree
 from tests.unit.test_keptfacts import _fixture_files, _walk
 
 if TYPE_CHECKING:
-    import pytest
-
     from auditor.model import Unparsable
     from auditor.scan.facts import FileFacts
 
@@ -27,11 +27,23 @@ def _lines(files: dict[str, str]) -> dict[str, tuple[str, ...]]:
     return {p: split_lines(t) for p, t in files.items()}
 
 
-def test_two_processes_give_the_facts_one_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def forking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """walk_shared() forks even for a few files, on a machine it sees as idle."""
     monkeypatch.setattr(parallel, "MIN_FILES", 2)
     monkeypatch.setattr(parallel, "_idle", lambda n: float(n))
     monkeypatch.setattr(parallel, "_processors", lambda: 2)
     monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
+
+
+def _assert_walked_alike(shared: dict[str, FileFacts | Unparsable], files: dict[str, str]) -> None:
+    assert set(shared) == set(files)
+    for path, text in files.items():
+        assert encode_facts(shared[path]) == encode_facts(_walk(path, text)), path
+
+
+@pytest.mark.usefixtures("forking")
+def test_two_processes_give_the_facts_one_gives() -> None:
     files = _fixture_files()
     walked_here: list[str] = []
     me = os.getpid()
@@ -42,17 +54,12 @@ def test_two_processes_give_the_facts_one_gives(monkeypatch: pytest.MonkeyPatch)
         return _walk(path, files[path])
 
     shared = parallel.walk_shared(list(files), walk, _lines(files))
-    assert list(shared) != [] and set(shared) == set(files)
     assert 0 < len(walked_here) < len(files)  # the child walked the others
-    for path, text in files.items():
-        assert encode_facts(shared[path]) == encode_facts(_walk(path, text)), path
+    _assert_walked_alike(shared, files)
 
 
-def test_a_failing_child_leaves_its_files_to_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "MIN_FILES", 2)
-    monkeypatch.setattr(parallel, "_idle", lambda n: float(n))
-    monkeypatch.setattr(parallel, "_processors", lambda: 2)
-    monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
+@pytest.mark.usefixtures("forking")
+def test_a_failing_child_leaves_its_files_to_this_process() -> None:
     files = _fixture_files()
     me = os.getpid()
 
@@ -67,18 +74,12 @@ def test_a_failing_child_leaves_its_files_to_this_process(monkeypatch: pytest.Mo
         return _walk(path, files[path])
 
     for failing in (walk, crash):
-        shared = parallel.walk_shared(list(files), failing, _lines(files))
-        assert set(shared) == set(files)
-        for path, text in files.items():
-            assert encode_facts(shared[path]) == encode_facts(_walk(path, text)), path
+        _assert_walked_alike(parallel.walk_shared(list(files), failing, _lines(files)), files)
 
 
+@pytest.mark.usefixtures("forking")
 def test_a_child_that_hangs_is_killed_at_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "MIN_FILES", 2)
-    monkeypatch.setattr(parallel, "_idle", lambda n: float(n))
-    monkeypatch.setattr(parallel, "_processors", lambda: 2)
     monkeypatch.setattr(parallel, "PATIENCE", 0.5)
-    monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
     files = _fixture_files()
     me = os.getpid()
 
@@ -90,7 +91,7 @@ def test_a_child_that_hangs_is_killed_at_its_deadline(monkeypatch: pytest.Monkey
     started = time.monotonic()
     shared = parallel.walk_shared(list(files), hang, _lines(files))
     assert time.monotonic() - started < 60
-    assert set(shared) == set(files)
+    _assert_walked_alike(shared, files)
 
 
 def test_no_second_process_when_it_cannot_pay(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -115,12 +116,9 @@ def test_no_second_process_when_it_cannot_pay(monkeypatch: pytest.MonkeyPatch) -
     assert parallel._not_parallel(parallel.MIN_FILES) == "DRIFT_AUDIT_NO_PARALLEL_SCAN is set"
 
 
+@pytest.mark.usefixtures("forking")
 def test_a_scan_on_two_processes_is_the_scan_on_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "MIN_FILES", 2)
-    monkeypatch.setattr(parallel, "_idle", lambda n: float(n))
-    monkeypatch.setattr(parallel, "_processors", lambda: 2)
     files = _fixture_files()
-    monkeypatch.delenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", raising=False)
     packages = sorted({p.split("/", 1)[0] for p in files})
     two = scan_consumer(DictTree(files), packages, ["acme"])
     monkeypatch.setenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", "1")
