@@ -201,8 +201,9 @@ def changed_return(uses: tuple[str, ...], before: Signature, after: Signature) -
 def changed_defaults(shape: CallShape, before: Signature, after: Signature) -> list[Change]:
     """Each parameter the call leaves to its default whose default changed (as a value)."""
     out = []
+    old_params = {p.name: p for p in before.params}  # one lookup per parameter, not a scan
     for param in left_out(shape, after):
-        old = before.param(param.name)
+        old = old_params.get(param.name)
         if old is None or old.default is None or param.default is None:
             continue  # new in the target, or required before: not a changed default
         was, now = literal_value(old.default), literal_value(param.default)
@@ -223,11 +224,12 @@ def left_out(shape: CallShape, signature: Signature) -> list[Param]:
         return []  # **kw may pass any of them
     positional = [p for p in signature.params if p.kind in POSITIONAL]
     by_position = {p.name for p in positional[: shape.positional]}
+    keywords = frozenset(shape.keywords)
     out = []
     for param in signature.params:
         if param.default is None or param.kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD):
             continue
-        if param.name in by_position or param.name in shape.keywords:
+        if param.name in by_position or param.name in keywords:
             continue
         if shape.star_args and param.kind in POSITIONAL:
             continue  # *xs may reach it

@@ -91,8 +91,9 @@ def _keyword_problems(
     shape: CallShape, signature: Signature, by_position: set[str], catch_all: bool
 ) -> list[Problem]:
     problems = []
+    params = {p.name: p for p in signature.params}  # one lookup per keyword, not a scan
     for keyword in shape.keywords:
-        param = signature.param(keyword)
+        param = params.get(keyword)
         named = param is not None and param.kind in KEYWORD_CAPABLE
         if named and keyword in by_position:
             problems.append(Problem(Kind.UNEXPECTED_KEYWORD, keyword))  # "multiple values"
@@ -105,25 +106,27 @@ def _missing_problems(
     shape: CallShape, signature: Signature, by_position: set[str], catch_all: bool
 ) -> list[Problem]:
     problems = []
+    keywords = frozenset(shape.keywords)
     for param in signature.params:
         if not param.required or param.name in by_position:
             continue
-        passed_by_keyword = param.kind is ParamKind.POSITIONAL_ONLY and param.name in shape.keywords
+        passed_by_keyword = param.kind is ParamKind.POSITIONAL_ONLY and param.name in keywords
         if passed_by_keyword and not catch_all:
             continue  # reported as an unexpected keyword: CPython raises that one error
-        if _may_be_filled(param.kind, param.name, shape):
+        if _may_be_filled(param.kind, param.name in keywords, shape):
             continue
         problems.append(Problem(Kind.MISSING_ARGUMENT, param.name))
     return problems
 
 
-def _may_be_filled(kind: ParamKind, name: str, shape: CallShape) -> bool:
-    """Whether the call fills the parameter, or might through `*args`/`**kwargs`."""
+def _may_be_filled(kind: ParamKind, by_keyword: bool, shape: CallShape) -> bool:
+    """Whether the call fills the parameter (`by_keyword`: it names it), or might through
+    `*args`/`**kwargs`."""
     if kind is ParamKind.POSITIONAL_ONLY:
         return shape.star_args
     if kind is ParamKind.POSITIONAL_OR_KEYWORD:
-        return name in shape.keywords or shape.star_args or shape.star_kwargs
-    return name in shape.keywords or shape.star_kwargs
+        return by_keyword or shape.star_args or shape.star_kwargs
+    return by_keyword or shape.star_kwargs
 
 
 def check_site(site: Site, resolver: Resolver) -> Verdict:
@@ -267,10 +270,11 @@ def override_mismatch(override: Signature, before: Signature, after: Signature) 
     """
     old = {p.name for p in before.params}
     takes_any = any(p.kind is ParamKind.VAR_KEYWORD for p in override.params)
+    overridden = {p.name for p in override.params}
     for param in after.params:
         if param.name in old or param.kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD):
             continue
-        if not takes_any and override.param(param.name) is None:
+        if not takes_any and param.name not in overridden:
             return Problem(Kind.OVERRIDE_MISMATCH, param.name)
     new = {p.name for p in after.params}
     for param in override.params:
@@ -284,7 +288,7 @@ def rename_suggestion(
 ) -> str | None:
     """For a keyword that is gone: the new parameter it was most likely renamed to (never one
     the call already passes, by keyword or by position)."""
-    old_names = [p.name for p in before.params]
+    old_names = {p.name: i for i, p in enumerate(before.params)}  # name -> position
     passed = _passed(after, shape)
     added = [
         p.name
@@ -299,7 +303,7 @@ def rename_suggestion(
         return f"was it renamed to {best!r}? pass {best}=... instead"
     if stem is not None:  # a shared stem says more than a middling likeness
         return f"was it renamed to {stem!r}? pass {stem}=... instead"
-    position = old_names.index(keyword) if keyword in old_names else -1
+    position = old_names.get(keyword, -1)
     new_names = [p.name for p in after.params]
     same_place = best is not None and position >= 0 and new_names.index(best) == position
     if best is not None and same_place and len(added) == 1:
@@ -404,11 +408,12 @@ def _deprecated_keywords(site: Site, before: Verdict | None, after: Verdict) -> 
         return []
     was = before.resolution.symbol if before is not None else None
     old = set(was.deprecated_params) if was is not None else set()
+    warned = set(now.deprecated_params)
     renamed = dict(now.renamed)
     return [
         Problem(Kind.DEPRECATED, k, _instead(k, renamed.get(k)))
         for k in site.call.keywords
-        if k in now.deprecated_params and k not in old
+        if k in warned and k not in old
     ]
 
 
