@@ -46,7 +46,7 @@ import time
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 from auditor.errors import ArchiveError, ConfigError, FetchError
@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     import ssl
     from collections.abc import Callable, Iterable, Iterator
     from concurrent.futures import ThreadPoolExecutor
+    from io import BufferedReader
 
 T = TypeVar("T")
 log = logging.getLogger("drift_audit")
@@ -849,7 +850,16 @@ def _request_target(url: str) -> str:
 def _connect(
     scheme: str, netloc: str, context: ssl.SSLContext | None, timeout: float
 ) -> http.client.HTTPConnection:
-    """A connection to `netloc`, through the proxy the environment names for it, if any."""
+    """A connection to `netloc`, through the proxy the environment names for it, if any,
+    whose answers must end their headers (`_response_class`)."""
+    conn = _open(scheme, netloc, context, timeout)
+    conn.response_class = _response_class()
+    return conn
+
+
+def _open(
+    scheme: str, netloc: str, context: ssl.SSLContext | None, timeout: float
+) -> http.client.HTTPConnection:
     import http.client
 
     parts = urlsplit(f"//{netloc}")
@@ -871,6 +881,49 @@ def _connect(
         conn.set_tunnel(host, port, headers=auth)
         return conn
     return http.client.HTTPConnection(via.hostname or "", via.port or 80, timeout=timeout)
+
+
+class _HeaderWatch:
+    """A response's stream that notes a line ending where the stream does (no newline): the
+    connection closed inside the status line or the headers."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+        self.cut = False
+
+    def readline(self, limit: int = -1) -> bytes:
+        line = self._stream.readline(limit)
+        if not line.endswith(b"\n"):
+            self.cut = True
+        return line
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+@functools.cache
+def _response_class() -> type[http.client.HTTPResponse]:
+    """http.client's response, except that an answer cut inside its headers is an error.
+
+    http.client takes the end of the connection for the blank line that ends the headers:
+    `HTTP/1.1 200 OK`, part of a header, then a close reads as a complete answer with an
+    empty body, which would be kept as a page with no files. Here it is a failure (retried,
+    then a FetchError), never an answer."""
+    import http.client
+
+    class Response(http.client.HTTPResponse):
+        def __init__(self, sock: socket.socket, *args: Any, **kwargs: Any) -> None:
+            super().__init__(sock, *args, **kwargs)
+            self._watch = _HeaderWatch(self.fp)
+            self.fp = cast("BufferedReader", self._watch)
+
+        def begin(self) -> None:
+            super().begin()
+            if self._watch.cut:
+                self.close()
+                raise http.client.HTTPException("the answer ended inside its headers")
+
+    return Response
 
 
 def _proxy_for(scheme: str, host: str) -> str | None:

@@ -138,8 +138,10 @@ def parse_page(body: bytes, content_type: str, base_url: str) -> list[DistFile]:
     """The files on a project page, JSON (PEP 691) or HTML (PEP 503).
 
     Rows that are malformed or name a file the index may not (`allowed_file_url`) are left
-    out with a warning; a page that is not a simple-API page at all is a FetchError.
+    out with a warning; a page that is not a simple-API page at all (an empty answer
+    included: never kept as a page that lists nothing) is a FetchError.
     """
+    _not_empty(body, base_url, "project page")
     if content_type == JSON_TYPE or body.lstrip().startswith(b"{"):
         found = _from_json(body, base_url)
     else:
@@ -152,6 +154,16 @@ def parse_page(body: bytes, content_type: str, base_url: str) -> list[DistFile]:
             base_url, len(found) - len(kept),
         )  # fmt: skip
     return kept
+
+
+def _not_empty(body: bytes, base_url: str, what: str) -> None:
+    """FetchError for an answer with nothing in it: a simple-API page always says something
+    (JSON has its keys, HTML its document), so an empty one is a failure, not a page."""
+    if not body.strip():
+        raise FetchError(
+            f"{base_url} sent an empty answer for its {what}",
+            hint="retry; if it persists, check that --index-url points at a simple repository",
+        )
 
 
 def _json_list(body: bytes, key: str, base_url: str, what: str) -> list[Any]:
@@ -269,7 +281,8 @@ def parse_root(body: bytes, content_type: str, base_url: str) -> list[str]:
     """The canonical name of every project on the index's root page, sorted, each once:
     PEP 691 JSON (`projects`) or PEP 503 HTML (one anchor per project, the name its last path
     component). Rows that are not a project name are left out with a warning; a page that is
-    not a simple-API root at all is a FetchError."""
+    not a simple-API root at all (or empty) is a FetchError."""
+    _not_empty(body, base_url, "project list")
     if content_type == JSON_TYPE or body.lstrip().startswith(b"{"):
         raw = _root_from_json(body, base_url)
     else:
