@@ -679,8 +679,8 @@ def _fix(report: Report, plan: Plan, opts: Options) -> Report:
     """--fix: every chosen fix written (all files or none), then the audit again: what it
     reports is what is left."""
     changes = fixed_files(report, unsafe=opts.unsafe_fixes, option="--fix")
-    root = Path(report.consumer.root or ".")
-    write_files([Output(c.path, encode(c.new), root=root) for c in changes])
+    inside = Path(report.consumer.confine or report.consumer.root or ".")
+    write_files([Output(c.path, encode(c.new), root=inside) for c in changes])
     count = sum(len(c.fixed) for c in changes)
     left_unsafe = sum(
         1 for f in report.findings if f.fix is not None and not f.fix.safe and not opts.unsafe_fixes
@@ -719,6 +719,7 @@ def fixed_files(report: Report, *, unsafe: bool, option: str) -> list[FixedFile]
             hint="point CONSUMER at the project or package folder (unpack a release first)",
         )
     root = Path(report.consumer.root)
+    inside = Path(report.consumer.confine or root)  # a package folder: not its parent
     by_file: dict[str, list[Finding]] = {}
     for finding in report.findings:
         if finding.fix is None or finding.status is Status.SUPPRESSED:
@@ -729,7 +730,7 @@ def fixed_files(report: Report, *, unsafe: bool, option: str) -> list[FixedFile]
     for module_path, chosen in sorted(by_file.items()):
         path = root / module_path
         try:
-            old = read_file(path, limit=64 << 20, root=root).decode("utf-8")
+            old = read_file(path, limit=64 << 20, root=inside).decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise AuditError(f"cannot fix {path}: {exc}", hint="fix it by hand") from exc
         if any(f.fix is not None and f.fix.digest != text_digest(old) for f in chosen):

@@ -5,9 +5,12 @@
 #   read_file(path, limit, root=None)  a file the user named (or, with `root`, a path taken from
 #       the consumer's config, which must resolve inside the project): a regular file only,
 #       opened without blocking (a FIFO is refused, never waited on), at most `limit` bytes.
-#   read_under(root, rel, limit, links=...)  a file below a root by a relative path: the
-#       consumer's tree (links=True: a link is followed only when it resolves inside the root)
-#       or the cache (links=False: no component may be a link). None when there is no file.
+#   read_under(root, rel, limit, links=..., inside=None)  a file below a root by a relative
+#       path: the consumer's tree (links=True: a link is followed only when it resolves inside
+#       the root, or inside `inside`, the folder the user named, when that is narrower: a
+#       package folder, whose import root is its parent, where only the project's own files
+#       beside it, never a link, may be read) or the cache (links=False: no component may be
+#       a link). None when there is no file.
 #   Confined(root)  everything the cache does (read, write atomically, make folders and temp
 #       folders, rename, remove, list), each walking the path from `root` one component at a
 #       time without following links, so whatever the cache holds, nothing is read or written
@@ -137,10 +140,13 @@ def open_regular(path: str | Path, *, limit: int) -> BinaryIO:
     return fh
 
 
-def read_under(root: Path, rel: str, *, limit: int, links: bool) -> bytes | None:
+def read_under(
+    root: Path, rel: str, *, limit: int, links: bool, inside: Path | None = None
+) -> bytes | None:
     """The bytes of `root/rel`; None when there is no such file.
 
     `links` True (a consumer's tree): a symbolic link is followed only if it resolves inside
+    `inside` (default `root`), and a path with no link below `root` only if it lies inside
     `root`; False (the cache): a link anywhere below `root` is refused.
 
     Raises:
@@ -150,7 +156,7 @@ def read_under(root: Path, rel: str, *, limit: int, links: bool) -> bytes | None
     parts = safe_parts(rel)
     try:
         if links:
-            target = _inside(root, root.joinpath(*parts))
+            target = _followed(root, parts, inside or root)
             fd = os.open(target, os.O_RDONLY | _NONBLOCK | _BINARY | _CLOEXEC)
         else:
             fd = _open_nofollow(root, parts, os.O_RDONLY | _NONBLOCK | _BINARY)
@@ -170,6 +176,15 @@ def _read_fd(fd: int, path: Path, limit: int) -> bytes:
     if len(data) > limit:  # it grew while we read, or /proc-like files that claim size 0
         raise Refused(path, f"more than {limit} bytes")
     return data
+
+
+def _followed(root: Path, parts: Sequence[str], inside: Path) -> Path:
+    """root/parts with every link resolved; Refused when a link below `root` leads outside
+    `inside` (a path that follows none stays under `root`, which holds `inside`)."""
+    path = root.joinpath(*parts)
+    if inside != root and os.path.realpath(path) == os.path.join(os.path.realpath(root), *parts):
+        return path  # no link followed: a file of the root itself (a project's pyproject.toml)
+    return _inside(inside, path)
 
 
 def _inside(root: Path, path: Path) -> Path:

@@ -435,6 +435,8 @@ class ConsumerInfo:
     version: str | None
     origin: str  # "folder /abs/path", "installed", "index", ...
     root: str | None = None  # a folder consumer's import root on disk (--fix writes there)
+    confine: str | None = None  # the folder its reads and fixes stay in (the package folder
+    # named, whose import root is its parent); None: `root`
 
 
 @dataclass(frozen=True, slots=True)

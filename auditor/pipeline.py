@@ -276,6 +276,7 @@ def _audit(
                 consumer_release.version,
                 consumer_release.origin,
                 consumer_release.extra.get("root") if folder else None,
+                consumer_release.extra.get("confine") if folder else None,
             ),
             provider=providers[0],
             findings=findings,

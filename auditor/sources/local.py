@@ -65,22 +65,22 @@ def folder_release(
     """A folder read in place: a package folder itself, or a project root / import root."""
     path = path.resolve()
     names: tuple[str, ...]
-    if is_package_dir(path):
-        import_root, names = path.parent, (path.name,)
+    if is_package_dir(path):  # its import root is the parent, but only the folder is read
+        import_root, names, confine = path.parent, (path.name,), path
         meta = _nearest_project_metadata(path.parent)
     else:
         meta = read_folder_metadata(path)
         prefer = import_form(name or meta.name or path.name)
         rel, names = locate_import_root(path, prefer=prefer)
-        import_root = path / rel
+        import_root = confine = path / rel
     return Release(
         name=canonicalize_name(name or meta.name or path.name),
         version=meta.version or version_fallback,
-        tree=FolderTree(import_root, packages=names),
+        tree=FolderTree(import_root, packages=names, confine=confine),
         origin=f"folder {path}",
         import_names=names,
         requires=meta.requires,
-        extra={"root": str(import_root)},
+        extra={"root": str(import_root), "confine": str(confine)},
     )
 
 

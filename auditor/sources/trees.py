@@ -41,9 +41,11 @@ class FolderTree:
     """A SourceTree over `root`, limited to top-level `packages` or to a list of `files`.
 
     `strict`: decode as Python would, raising UnicodeDecodeError (a consumer's tree).
-    Only regular files inside `root` are read (files.read_under): a link is followed only
-    when it resolves inside the root (`links`; a subclass for the cache turns it off), and a
-    file that leaves it, a FIFO or a device is skipped with a warning. A file or folder that
+    Only regular files inside `confine` (default `root`) are read (files.read_under): a link
+    is followed only when it resolves inside it (`links`; a subclass for the cache turns it
+    off), and a file that leaves it, a FIFO or a device is skipped with a warning. A package
+    folder the user named is its own confine, narrower than its import root (the parent):
+    nothing beside it is read, through a link or otherwise. A file or folder that
     exists but cannot be read (permissions) is recorded in `unreadable` (walking) or raises
     OSError (reading), so that the audit never passes over it in silence.
     """
@@ -57,8 +59,10 @@ class FolderTree:
         packages: Iterable[str] | None = None,
         files: Iterable[str] | None = None,
         strict: bool = False,
+        confine: Path | None = None,
     ) -> None:
         self.root = root
+        self.confine = confine or root
         self.packages = tuple(packages) if packages is not None else None
         self.files = frozenset(files) if files is not None else None
         self.strict = strict
@@ -84,7 +88,9 @@ class FolderTree:
         if not rel or (self.files is not None and rel not in self.files):
             return None
         try:
-            return read_under(self.root, rel, limit=limits.MAX_FILE_BYTES, links=self.links)
+            return read_under(
+                self.root, rel, limit=limits.MAX_FILE_BYTES, links=self.links, inside=self.confine
+            )
         except Refused as exc:
             log.warning("not reading %s: %s", self.root / rel, exc.strerror)
             return None
@@ -95,7 +101,7 @@ class FolderTree:
             return False
         if self.files is not None:
             return not rel or any(f.startswith(f"{rel}/") for f in self.files)
-        return (self.root / rel).is_dir() and _inside_root(self.root, self.root / rel)
+        return (self.root / rel).is_dir() and _inside_root(self.confine, self.root / rel)
 
     def walk(self) -> Iterator[str]:
         if self.files is not None:
@@ -149,10 +155,11 @@ class FolderTree:
         return found
 
     def _kept(self, path: Path, rel: str) -> bool:
-        """Whether a walked path is read: it exists, and a link stays inside the root."""
+        """Whether a walked path is read: it exists inside the confine (not beside a package
+        folder: `widget.py` next to `widget/`), and a link stays inside it."""
         if not path.is_symlink():
-            return path.exists()
-        if self.links and _inside_root(self.root, path):
+            return path.exists() and (self.confine == self.root or _inside_root(self.confine, path))
+        if self.links and _inside_root(self.confine, path):
             return True
         log.warning("skipping %s: a link to outside the tree", rel)
         return False

@@ -171,3 +171,71 @@ def test_one_answer_cut_inside_its_headers_is_retried(
     project = acme.consumer(tmp_path / "project")
     assert findings(_audit_index(project, cutting_index, tmp_path / "cache")) == [acme.BREAK]
     assert cutting_index.count("/simple/acme/") == 2
+
+
+# --------------------------------------------------------------------------- 9: package folders
+
+
+SECRET = "AWS_SECRET_ACCESS_KEY=abcd1234 SUPERSECRET"
+FORMATS = ("text", "json", "sarif", "github", "gitlab", "markdown", "html")
+
+
+def _package_beside_a_secret(tmp_path: Path) -> Path:
+    """widget/ (a package folder) beside secret/creds.env and a module widget.py, with the
+    link widget/leak.py -> ../secret/creds.env; returns the package folder."""
+    package = acme.consumer(tmp_path / "repo") / "widget"
+    (tmp_path / "repo" / "secret").mkdir()
+    (tmp_path / "repo" / "secret" / "creds.env").write_text(f"{SECRET}\n")
+    (tmp_path / "repo" / "widget.py").write_text(f"import acme\nacme.run(1, old=2)  # {SECRET}\n")
+    (package / "leak.py").symlink_to("../secret/creds.env")
+    (package / "inside.py").symlink_to("__init__.py")  # a link inside the folder is source
+    return package
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_package_folder_consumer_reads_nothing_beside_itself(tmp_path: Path, fmt: str) -> None:
+    """Item 9: `drift-audit widget/` was confined to widget's parent, its import root: the
+    link widget/leak.py -> ../secret/creds.env was read and shown in every report. A link is
+    followed only into the folder named; nothing beside it (widget.py) is read either."""
+    package = _package_beside_a_secret(tmp_path)
+    result = invoke(
+        str(package), *acme.folder_args(tmp_path), "--format", fmt,
+        "--cache-dir", str(tmp_path / "cache"),
+    )  # fmt: skip
+    assert result.exit_code == 1, result.output
+    assert "SUPERSECRET" not in result.stdout and "SUPERSECRET" not in result.stderr
+    assert "skipping widget/leak.py: a link to outside the tree" in result.stderr
+    if fmt == "json":
+        paths = sorted(f["path"] for f in json.loads(result.stdout)["findings"])
+        assert paths == ["widget/__init__.py", "widget/inside.py"]
+
+
+def test_the_current_folder_as_the_package_reads_nothing_beside_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 9: `drift-audit .` in a repository whose root is the package."""
+    package = _package_beside_a_secret(tmp_path)
+    monkeypatch.chdir(package)
+    result = invoke(
+        ".", *acme.folder_args(tmp_path), "--format", "json", "--cache-dir", str(tmp_path / "c")
+    )
+    assert "SUPERSECRET" not in result.stdout and "SUPERSECRET" not in result.stderr
+    assert findings(result) == [acme.BREAK, acme.BREAK]  # __init__.py and its link inside.py
+
+
+def test_fix_never_writes_through_a_link_out_of_the_package_folder(tmp_path: Path) -> None:
+    """Item 9: widget/sub -> ../lib let `--fix --unsafe-fixes` rewrite lib/m.py, outside
+    the folder named. The link is not followed; the package's own file is still fixed."""
+    package = acme.consumer(tmp_path / "repo") / "widget"
+    lib = tmp_path / "repo" / "lib"
+    lib.mkdir()
+    (lib / "m.py").write_text("import acme\n\n\ndef h():\n    return acme.run(2, old=6)\n")
+    before = (lib / "m.py").read_bytes()
+    (package / "sub").symlink_to("../lib", target_is_directory=True)
+    result = invoke(
+        str(package), *acme.folder_args(tmp_path), "--fix", "--unsafe-fixes", "--format", "json",
+        "--cache-dir", str(tmp_path / "cache"),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert (lib / "m.py").read_bytes() == before
+    assert "new=5" in (package / "__init__.py").read_text()
