@@ -30,7 +30,9 @@ from auditor.config import (
     Settings,
     check_kinds,
     find_settings,
+    left_out,
     load_config_file,
+    no_kind_selected,
 )
 from auditor.errors import AuditError, ConfigError, ExitCode
 from auditor.escape import terminal
@@ -38,12 +40,12 @@ from auditor.files import Output, Refused, write_outputs
 from auditor.kinds import Kind, Severity
 from auditor.model import Status, text_digest
 from auditor.reporters import REPORTERS, baseline_file, tool_version
-from auditor.reporters.common import count_by_kind, plural
+from auditor.reporters.common import count_by_kind, left_out_note, plural
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
-    from auditor.model import Finding, Provenance, Report
+    from auditor.model import Finding, LeftOut, Provenance, Report
     from auditor.progress import Progress
 
 PROG = "drift-audit"
@@ -147,6 +149,7 @@ class Plan:
     ignore: tuple[Kind, ...] = ()
     severity: tuple[tuple[Kind, Severity], ...] = ()
     project_root: Path | None = None  # where the settings came from: paths are relative to it
+    left_out: tuple[LeftOut, ...] = ()  # what select/ignore leave out, and who said so
 
 
 # --------------------------------------------------------------------------- the command
@@ -608,6 +611,7 @@ def _audit(
             progress=progress,
             fixes=fixes,
             provenance=provenance.append,
+            left_out=plan.left_out,
         )
     if keep_as is not None and provenance and not warned:
         from auditor import replay
@@ -805,7 +809,10 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
     from_config = settings.root if opts.output is None and output is not None else None
     from_config_baseline = settings.root if opts.baseline_file is None else None
     select = _kinds(opts.select, "--select") if opts.select else settings.select
+    if select == ():
+        raise no_kind_selected("--select")
     ignore = (*settings.ignore, *_kinds(opts.ignore, "--ignore"))
+    project_root = _project_root(opts.consumer, settings)
     return Plan(
         against=against,
         baseline=opts.baseline or settings.baseline,
@@ -819,8 +826,37 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
         select=None if select is None or ALL in select else _members(select),
         ignore=_members(ignore),
         severity=tuple((Kind.from_slug(k), Severity(v)) for k, v in settings.severity),
-        project_root=_project_root(opts.consumer, settings),
+        project_root=project_root,
+        left_out=_left_out(opts, settings, project_root),
     )
+
+
+def _left_out(opts: Options, settings: Settings, project_root: Path | None) -> tuple[LeftOut, ...]:
+    """What `select` (the command line's, else the config's) and each `ignore` leave out;
+    a file named by --config is the command line's, the project's pyproject.toml its own."""
+    file = _config_file(settings, project_root)
+    source = "command-line" if opts.config else "config"
+    cli_select = _kinds(opts.select, "--select") if opts.select else None
+    found = [
+        left_out("select", cli_select, "command-line", None) if cli_select is not None else None,
+        left_out("select", settings.select, source, file)
+        if cli_select is None and settings.select is not None
+        else None,
+        left_out("ignore", settings.ignore, source, file),
+        left_out("ignore", _kinds(opts.ignore, "--ignore"), "command-line", None),
+    ]
+    return tuple(entry for entry in found if entry is not None)
+
+
+def _config_file(settings: Settings, project_root: Path | None) -> str | None:
+    """The settings' file as reports name it: relative to the project root when inside it."""
+    source = settings.source
+    if source is None:
+        return None
+    if project_root is not None:
+        with contextlib.suppress(ValueError):
+            return source.resolve().relative_to(project_root.resolve()).as_posix()
+    return str(source)
 
 
 def _kinds(values: tuple[str, ...], option: str) -> tuple[str, ...]:
@@ -909,11 +945,14 @@ def reader_view(report: Report) -> Report:
 
 
 def statistics_table(report: Report) -> str:
-    """`--statistics`: per kind present, how many findings, by status (like ruff's)."""
+    """`--statistics`: per kind present, how many findings, by status (like ruff's); then
+    what the settings left out, if anything."""
+    note = left_out_note(report)
+    tail = f"not checked: {terminal(note)}\n" if note else ""
     rows = count_by_kind(report.findings)
     severity = {f.kind: f.severity.value for f in report.findings}
     if not rows:
-        return "no findings\n"
+        return "no findings\n" + tail
     width = max(len(k.slug) for k in rows)
     head = f"{'count':>5}  {'kind':<{width}}  {'severity':<8}  " + "  ".join(
         f"{s.value:>11}" for s in Status
@@ -926,7 +965,7 @@ def statistics_table(report: Report) -> str:
             f"{sum(counts.values()):>5}  {kind.slug:<{width}}  {severity[kind]:<8}  {cells}"
         )
     lines.append(f"{len(report.findings):>5}  total")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + tail
 
 
 def encode(text: str) -> bytes:

@@ -27,6 +27,7 @@ from typing import Any, TypeGuard
 from auditor.errors import ConfigError
 from auditor.files import read_file
 from auditor.kinds import Kind
+from auditor.model import LeftOut
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -121,6 +122,8 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
     _check_keys(table, path)
     project_dir = path.parent
     select = _strings(table, "select", where, allow_str=True) if "select" in table else None
+    if select == ():
+        raise no_kind_selected(f"select = [] in {where}")
     return Settings(
         against=_strings(table, "against", where, allow_str=True),
         baseline=_strings(table, "baseline", where, allow_str=True),
@@ -150,6 +153,23 @@ def check_kinds(slugs: tuple[str, ...], where: str) -> tuple[str, ...]:
                 hint=f"{hint}`drift-audit --list-kinds` lists them",
             )
     return slugs
+
+
+def no_kind_selected(what: str) -> ConfigError:
+    """`select = []`: a gate that reports nothing is a settings error, not a pass."""
+    return ConfigError(
+        f"{what} selects no kind: the audit would report nothing",
+        hint="name the kinds to report (`drift-audit --list-kinds`), or leave select out for all",
+    )
+
+
+def left_out(setting: str, slugs: tuple[str, ...], source: str, file: str | None) -> LeftOut | None:
+    """What a `select` (the kinds it does not name) or an `ignore` (the kinds it names) of
+    checked slugs leaves out, from `source` ("config", with its `file`, or "command-line");
+    None when it leaves out nothing."""
+    named = {k for k in Kind if ALL in slugs or k.slug in slugs}
+    kinds = tuple(k for k in Kind if (k not in named) == (setting == "select"))
+    return LeftOut(setting, source, file, kinds) if kinds else None
 
 
 def _severity(table: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:

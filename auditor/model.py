@@ -477,6 +477,30 @@ class Provenance:
 
 
 @dataclass(frozen=True, slots=True)
+class LeftOut:
+    """Kinds one setting left out of a report, and where it was set: a gate that settings
+    narrowed (a pull request's own `ignore = ["ALL"]`) says so in every format."""
+
+    setting: str  # "select" (the kinds it does not name) or "ignore" (the kinds it names)
+    source: str  # "config": the project's [tool.drift-audit] table (found, not named);
+    # "command-line": --select/--ignore, or a file named by --config; "api": audit()'s caller
+    file: str | None  # the config file (relative to the project root when inside it)
+    kinds: tuple[Kind, ...]  # catalogue order
+
+    @property
+    def by(self) -> str:
+        """`ignore in [tool.drift-audit] of pyproject.toml`, `--select on the command line`,
+        `select in ci.toml (--config on the command line)`."""
+        if self.source == "config":
+            return f"{self.setting} in [tool.drift-audit] of {self.file}"
+        if self.source == "command-line" and self.file is not None:
+            return f"{self.setting} in {self.file} (--config on the command line)"
+        if self.source == "command-line":
+            return f"--{self.setting} on the command line"
+        return f"{self.setting}= of audit()"
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     consumer: ConsumerInfo
     provider: ProviderInfo
@@ -493,6 +517,7 @@ class Report:
     # kinds: the slugs that matched nothing, () for a bare `ignore`
     hidden: tuple[Finding, ...] = ()  # counted in summaries, not listed (a view made for a
     # reader: baselined and suppressed findings without --show-baselined)
+    left_out: tuple[LeftOut, ...] = ()  # kinds the settings kept out of `findings`
 
     def narrowed(self, keep: Sequence[int], **changes: object) -> Report:
         """The report with only the findings at the indexes `keep`, their matrix rows with

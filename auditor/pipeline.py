@@ -43,7 +43,7 @@ from auditor.errors import BadSpecError
 from auditor.findings import ProviderChecks, SiteCheck, collect_findings
 from auditor.graph import build_graph
 from auditor.kinds import Kind
-from auditor.model import Action, ConsumerInfo, Provenance, ProviderInfo, Report, Stats
+from auditor.model import Action, ConsumerInfo, LeftOut, Provenance, ProviderInfo, Report, Stats
 from auditor.progress import Progress
 from auditor.provider import MemoizedProvider, ResolutionMemo
 from auditor.provider.paths import module_files
@@ -80,6 +80,7 @@ def audit(
     progress: Progress | None = None,
     fixes: bool = False,
     provenance: Callable[[Provenance], None] | None = None,
+    left_out: Sequence[LeftOut] | None = None,
 ) -> Report:
     """Audit CONSUMER against each provider release matched by `against`.
 
@@ -103,6 +104,9 @@ def audit(
             project: where its pyproject.toml is); default: found from CONSUMER. Findings
             keep the import-root-relative path in `module_path`.
         select: the kinds reported (default: all); `ignore`: kinds left out.
+        left_out: what the report says `select` and `ignore` left out, and where each was
+            set (the CLI: the project's config or the command line); default: derived from
+            them, as set by the caller.
         severity: per-kind severity overrides (`[tool.drift-audit.severity]`).
         progress: updated as the run goes, for a display.
         fixes: attach a Fix to each finding whose repair is mechanical (fixes.py; imports
@@ -143,7 +147,19 @@ def audit(
                 ),
             )
         )
-    return _chosen(report, select, ignore, severity or {})
+    chosen = _chosen(report, select, ignore, severity or {})
+    said = tuple(left_out) if left_out is not None else _left_out(select, ignore)
+    return replace(chosen, left_out=said)
+
+
+def _left_out(select: Sequence[Kind] | None, ignore: Sequence[Kind]) -> tuple[LeftOut, ...]:
+    """What `select` and `ignore` leave out, as audit()'s caller set them."""
+    out = []
+    if select is not None and set(select) != set(Kind):
+        out.append(LeftOut("select", "api", None, tuple(k for k in Kind if k not in select)))
+    if ignore:
+        out.append(LeftOut("ignore", "api", None, tuple(k for k in Kind if k in ignore)))
+    return tuple(out)
 
 
 @dataclass(frozen=True)

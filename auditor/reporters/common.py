@@ -1,7 +1,8 @@
 # Maintainers: helpers shared by the reporter modules, and nothing else.
 #
-# Owns: the tool's name and version as reports print them, and the per-status /
-# per-severity tallies that the text and markdown reporters both summarise. Takes a Report,
+# Owns: the tool's name and version as reports print them, the per-status /
+# per-severity tallies that the text and markdown reporters both summarise, and the one
+# sentence every format shows for the kinds the settings left out (`left_out_note`). Takes a Report,
 # gives plain values. No formatting decisions live here: each reporter keeps its own shape.
 """Shared, format-neutral helpers for the reporters."""
 
@@ -76,6 +77,28 @@ def plural(count: int, word: str, plural_word: str | None = None) -> str:
     if count == 1:
         return f"{count} {word}"
     return f"{count} {plural_word or word + 's'}"
+
+
+def left_out_note(report: Report) -> str | None:
+    """What the settings kept out of the report, and where they said so, in one sentence
+    (`12 of 13 kinds left out by select in [tool.drift-audit] of pyproject.toml: every kind
+    but unparsable`); None when every kind is reported. Every format shows it: a gate that a
+    pull request's own settings narrowed must not read as a clean pass."""
+    if not report.left_out:
+        return None
+    return "; ".join(
+        f"{len(entry.kinds)} of {len(Kind)} kinds left out by {entry.by}: {_kinds(entry.kinds)}"
+        for entry in report.left_out
+    )
+
+
+def _kinds(kinds: tuple[Kind, ...]) -> str:
+    """The slugs; `every kind`, or `every kind but ...` when that is shorter."""
+    if len(kinds) == len(Kind):
+        return "every kind"
+    if 2 * len(kinds) > len(Kind):
+        return "every kind but " + ", ".join(k.slug for k in Kind if k not in kinds)
+    return ", ".join(k.slug for k in kinds)
 
 
 def provider_line(report: Report) -> str:

@@ -4,7 +4,9 @@
 # data escapes %, CR, LF; property values also escape `:` and `,`). Reporters do not filter,
 # so every finding is emitted: a new one at the level of its severity (error/warning/notice);
 # a preexisting, baselined or suppressed one as a `notice`, its status in the message, so the
-# annotation is still visible but never looks like a failure. Exit codes are the CLI's job.
+# annotation is still visible but never looks like a failure. When the settings left kinds out
+# of the report, a first `::warning` (no file) says which and where they were set, so a gate
+# a pull request's own config narrowed shows on the run. Exit codes are the CLI's job.
 """GitHub Actions reporter: `::error file=...,line=...::message` lines."""
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING
 from auditor.escape import workflow_data, workflow_property
 from auditor.kinds import Severity
 from auditor.model import Status
+from auditor.reporters.common import left_out_note
 
 if TYPE_CHECKING:
     from auditor.model import Finding, Report
@@ -21,11 +24,15 @@ if TYPE_CHECKING:
 NAME = "github"
 
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+TITLE = "drift-audit: kinds left out"
 
 
 def render(report: Report, *, color: bool = False) -> str:
-    """One workflow command per finding, in report order; "" when there is none."""
-    return "".join(command(f) + "\n" for f in report.findings)
+    """One workflow command per finding, in report order, after a warning naming the kinds
+    the settings left out, if any; "" when there is nothing to say."""
+    note = left_out_note(report)
+    head = f"::warning title={escape_property(TITLE)}::{escape_data(note)}\n" if note else ""
+    return head + "".join(command(f) + "\n" for f in report.findings)
 
 
 def command(finding: Finding) -> str:

@@ -17,6 +17,9 @@
 # gets sha256(fingerprint, line, column) instead, truncated to 32 hex digits like ours, and,
 # should two of those still collide (same fingerprint at the same position), the occurrence
 # number in report order is hashed in too. Deterministic: same report, same fingerprints.
+# Kinds the settings left out of the report (`select`/`ignore`) are one issue per setting,
+# first, at the config file that set it (`.` for the command line), check name
+# `left-out-kinds`: a gate a merge request's own pyproject.toml narrowed shows in its widget.
 # Strings go through json.dumps and escape.json_text, as in json_report.py.
 """GitLab Code Quality reporter: a JSON array of Code Climate issues."""
 
@@ -28,26 +31,45 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from auditor.escape import json_text
-from auditor.kinds import Severity
+from auditor.kinds import Kind, Severity
 from auditor.model import Status
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from auditor.model import Finding, Report
+    from auditor.model import Finding, LeftOut, Report
 
 NAME = "gitlab"
 
 SEVERITIES = {Severity.ERROR: "critical", Severity.WARNING: "major", Severity.INFO: "info"}
 SHOWN = frozenset({Status.NEW, Status.PREEXISTING})  # GitLab cannot express the others
 FINGERPRINT_CHARS = 32  # as Finding.fingerprint
+LEFT_OUT = "left-out-kinds"  # the check name of an issue saying what the settings left out
 
 
 def render(report: Report, *, color: bool = False) -> str:
     """The Code Quality report as a JSON array, with a trailing newline ("[]" when empty)."""
     shown = [f for f in report.findings if f.status in SHOWN]
-    issues = [issue(f, fp) for f, fp in zip(shown, fingerprints(shown), strict=True)]
+    issues = [left_out_issue(e) for e in report.left_out]
+    issues += [issue(f, fp) for f, fp in zip(shown, fingerprints(shown), strict=True)]
     return json_text(json.dumps(issues, indent=2, ensure_ascii=False)) + "\n"
+
+
+def left_out_issue(entry: LeftOut) -> dict[str, Any]:
+    """An issue saying which kinds one setting left out of the report, at the config file
+    that set it (`.` for the command line): a narrowed gate shows in the merge request."""
+    note = f"{len(entry.kinds)} of {len(Kind)} kinds left out by {entry.by}: "
+    note += ", ".join(k.slug for k in entry.kinds)
+    key = "\x1f".join([LEFT_OUT, entry.setting, entry.source, entry.file or "", note])
+    errors = any(k.severity is Severity.ERROR for k in entry.kinds)
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+    return {
+        "description": note,
+        "check_name": LEFT_OUT,
+        "fingerprint": digest[:FINGERPRINT_CHARS],
+        "severity": "major" if errors else "minor",
+        "location": {"path": entry.file or ".", "lines": {"begin": 1}},
+    }
 
 
 def issue(finding: Finding, fingerprint: str) -> dict[str, Any]:

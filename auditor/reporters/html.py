@@ -26,7 +26,13 @@ from auditor import kinddocs
 from auditor.escape import visible
 from auditor.kinds import Kind, Severity
 from auditor.model import Status
-from auditor.reporters.common import count_by_kind, provider_line, tally, tool_version
+from auditor.reporters.common import (
+    count_by_kind,
+    left_out_note,
+    provider_line,
+    tally,
+    tool_version,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -326,6 +332,7 @@ def page(report: Report) -> dict[str, object]:
     return {
         "title": f"drift-audit: {provider_line(report)}",
         "report": report,
+        "left_out_note": left_out_note(report),
         "tool_version": tool_version(),
         "tally": tally(findings, report.hidden),
         "by_kind": count_by_kind(findings),

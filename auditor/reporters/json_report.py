@@ -12,7 +12,10 @@
 # A report made by audit() (one with `providers`) also has the top-level keys `providers`
 # (every provider; `provider` stays the first, for readers of the original shape), `matrix`
 # (the drift timeline: one column per provider release, one row per finding, in order),
-# `fixed` (baseline-file findings gone now) and `unused_suppressions`; all optional on load.
+# `fixed` (baseline-file findings gone now), `unused_suppressions` and `left_out` (what
+# `select`/`ignore` kept out of `findings`, each with where it was set: the project's config
+# file or the command line; [] when every kind is reported; also written for a report built
+# by hand that has some); all optional on load.
 # Change the shape only with a new SCHEMA_VERSION; the round-trip test keeps this honest.
 """JSON reporter (schema version 1) and its reader, `load_report`."""
 
@@ -31,6 +34,7 @@ from auditor.model import (
     Edit,
     Finding,
     Fix,
+    LeftOut,
     Location,
     ProviderInfo,
     Report,
@@ -69,6 +73,8 @@ def to_dict(report: Report) -> dict[str, Any]:
     document["findings"] = [finding_to_dict(f) for f in report.findings]
     if report.providers:
         document.update(_audit_extras(report))
+    if report.providers or report.left_out:
+        document["left_out"] = [_left_out_dict(entry) for entry in report.left_out]
     return document | {
         "stats": {
             "files_scanned": stats.files_scanned,
@@ -103,6 +109,15 @@ def _audit_extras(report: Report) -> dict[str, Any]:
             {"path": path, "line": line, "kinds": list(kinds)}
             for path, line, kinds in report.unused_suppressions
         ],
+    }
+
+
+def _left_out_dict(entry: LeftOut) -> dict[str, Any]:
+    return {
+        "setting": entry.setting,
+        "source": entry.source,
+        "file": entry.file,
+        "kinds": [k.slug for k in entry.kinds],
     }
 
 
@@ -235,6 +250,24 @@ def from_dict(data: object, *, where: str = "the report") -> Report:
             _unused(_mapping(item, f"{where}: unused_suppressions[{i}]"), where)
             for i, item in enumerate(_get_extra(top, "unused_suppressions", list, where, []))
         ),
+        left_out=tuple(
+            _left_out(_mapping(item, f"{where}: left_out[{i}]"), f"{where}: left_out[{i}]")
+            for i, item in enumerate(_get_extra(top, "left_out", list, where, []))
+        ),
+    )
+
+
+LEFT_OUT_SETTINGS = ("select", "ignore")
+LEFT_OUT_SOURCES = ("config", "command-line", "api")
+
+
+def _left_out(data: Mapping[str, Any], where: str) -> LeftOut:
+    setting, source = _get(data, "setting", str, where), _get(data, "source", str, where)
+    if setting not in LEFT_OUT_SETTINGS or source not in LEFT_OUT_SOURCES:
+        raise AuditError(f"{where}: unknown setting or source", hint=_NEWER_HINT)
+    kinds = _strings(_get(data, "kinds", list, where), f"{where}.kinds")
+    return LeftOut(
+        setting, source, _get(data, "file", _OPT_STR, where), tuple(_kind(k, where) for k in kinds)
     )
 
 

@@ -1,6 +1,7 @@
 # Maintainers: a compact summary for a pull-request comment (GitHub-flavoured Markdown).
 #
-# Owns: the layout. A heading and the context line, a table of counts by kind and status,
+# Owns: the layout. A heading and the context line, the headline, a quoted note naming the
+# kinds the settings left out and where (when they did), a table of counts by kind and status,
 # a table of the new findings, and the preexisting ones folded in a <details> block; baselined
 # and suppressed findings are only counted. No links (paths are relative to the consumer's
 # import root, not the repository) and no timings, so the comment is stable between runs.
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from auditor.escape import markdown_cell, markdown_code, markdown_text
 from auditor.model import Status
-from auditor.reporters.common import count_by_kind, plural, provider_line, tally
+from auditor.reporters.common import count_by_kind, left_out_note, plural, provider_line, tally
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -33,6 +34,9 @@ def render(report: Report, *, color: bool = False) -> str:
         f"## drift-audit\n\n{markdown_text(provider_line(report), starts_block=True)}",
         _headline(report),
     ]
+    note = left_out_note(report)
+    if note is not None:
+        blocks.append(f"> **Not checked:** {markdown_text(note)}.")
     if report.findings or report.hidden:
         blocks.append(_counts_table(report))
     new = [f for f in report.findings if f.status is Status.NEW]

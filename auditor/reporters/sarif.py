@@ -7,7 +7,10 @@
 # (error/warning/note); a preexisting one is a `note` (it is broken against the baseline too,
 # so it is not drift); baselined and suppressed ones keep their level and carry `suppressions`
 # (external: the baseline file; inSource: a `# drift-audit: ignore` comment), which SARIF
-# viewers hide by default. No timestamps or invocations: the output is deterministic.
+# viewers hide by default. No timestamps: the output is deterministic. When the settings left
+# kinds out of the report (`select`/`ignore`, the project's config or the command line), one
+# invocation carries that as a warning `toolExecutionNotification` (id `left-out-kinds`), and
+# the run's properties list them (`leftOut`): a gate they narrowed never reads as clean.
 # Each rule embeds its kind's documentation (`help.text`, `help.markdown`, from the shipped
 # kinds.md); `helpUri` and the driver's `informationUri` appear only when drift-audit's own
 # `[project.urls]` names a page (kinddocs), so a report never links to a page that is not there.
@@ -23,7 +26,7 @@ from auditor import kinddocs
 from auditor.escape import json_text, sarif_uri
 from auditor.kinds import Kind, Severity
 from auditor.model import Status
-from auditor.reporters.common import TOOL_NAME, tool_version
+from auditor.reporters.common import TOOL_NAME, left_out_note, tool_version
 
 if TYPE_CHECKING:
     from auditor.model import Finding, Fix, Report
@@ -33,6 +36,7 @@ SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
 FINGERPRINT_KEY = "driftAudit/v1"
 SRCROOT = "%SRCROOT%"
+LEFT_OUT = "left-out-kinds"  # the notification's descriptor id
 
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 _CONSEQUENCE = {
@@ -62,7 +66,16 @@ def to_sarif(report: Report) -> dict[str, Any]:
         "columnKind": "unicodeCodePoints",  # scan/ counts columns in code points, 1-based
         "properties": _run_properties(report),
     }
+    note = left_out_note(report)
+    if note is not None:
+        run["invocations"] = [_narrowed(note)]
     return {"$schema": SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
+
+
+def _narrowed(note: str) -> dict[str, Any]:
+    """The invocation that says which kinds the settings left out (and where)."""
+    notification = {"level": "warning", "message": {"text": note}, "descriptor": {"id": LEFT_OUT}}
+    return {"executionSuccessful": True, "toolExecutionNotifications": [notification]}
 
 
 def _driver() -> dict[str, Any]:
@@ -166,7 +179,7 @@ def _physical_location(finding: Finding) -> dict[str, Any]:
 
 def _run_properties(report: Report) -> dict[str, Any]:
     consumer, provider = report.consumer, report.provider
-    return {
+    out: dict[str, Any] = {
         "consumer": {"name": consumer.name, "version": consumer.version, "origin": consumer.origin},
         "provider": {
             "name": provider.name,
@@ -174,3 +187,14 @@ def _run_properties(report: Report) -> dict[str, Any]:
             "targets": list(provider.targets),
         },
     }
+    if report.left_out:
+        out["leftOut"] = [
+            {
+                "setting": e.setting,
+                "source": e.source,
+                "file": e.file,
+                "kinds": [k.slug for k in e.kinds],
+            }
+            for e in report.left_out
+        ]
+    return out

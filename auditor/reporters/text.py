@@ -6,10 +6,11 @@
 # suggestion and the first call chain; with several releases of a provider, a drift timeline
 # (one row per finding, one column per release, adjacent releases with the same marks merged:
 # `x` broken, `.` works, blank: a release of another provider); the baseline-file findings
-# that are gone (`fixed`); then one summary line. Several providers: the context line names
-# each. Takes a Report in its given
-# order; never filters or sorts. Colour is a palette: with color=False every code is "", so
-# there is one code path and no ANSI byte leaks into files. Every value shown comes from
+# that are gone (`fixed`); then one summary line, which ends with what the settings left
+# out when they narrowed the kinds reported (`left_out_note`). Several providers: the
+# context line names each. Takes a Report in its given order; never filters or sorts.
+# Colour is a palette: with color=False every code is "", so there is one code path and no
+# ANSI byte leaks into files. Every value shown comes from
 # untrusted input and goes through escape.terminal() first (controls, bidi overrides), so a
 # source line cannot drive the terminal, colour or not. Only the summary's `in 0.42s`
 # varies between identical runs (golden tests mask it).
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING
 from auditor.escape import terminal
 from auditor.kinds import Severity
 from auditor.model import Status, timeline
-from auditor.reporters.common import plural, provider_line, tally
+from auditor.reporters.common import left_out_note, plural, provider_line, tally
 
 if TYPE_CHECKING:
     from auditor.model import Finding, Report
@@ -273,8 +274,11 @@ def summary_line(report: Report, pal: Palette = PLAIN) -> str:
         ]
     )
     fixed = f", {len(report.fixed)} fixed" if report.fixed else ""
+    note = left_out_note(report)
+    narrowed = f"; {pal.yellow}{terminal(note)}{pal.reset}" if note else ""
     if not report.findings and not report.hidden:
-        return f"{pal.green}{pal.bold}no drift found{pal.reset}{fixed} ({scanned})"
+        clean = f"{pal.green}{pal.bold}no drift found{pal.reset}"
+        return f"{clean}{fixed} ({scanned}){narrowed}"
     t = tally(report.findings, report.hidden)
     new = (
         f"{plural(t.new_error, 'new error')}, {plural(t.new_warning, 'new warning')}, "
@@ -282,7 +286,7 @@ def summary_line(report: Report, pal: Palette = PLAIN) -> str:
     )
     colour = pal.red if t.new_error else pal.yellow if t.new_warning else pal.blue
     others = f"{t.preexisting} preexisting, {t.baselined} baselined, {t.suppressed} suppressed"
-    return f"{colour}{pal.bold}{new}{pal.reset}, {others}{fixed} ({scanned})"
+    return f"{colour}{pal.bold}{new}{pal.reset}, {others}{fixed} ({scanned}){narrowed}"
 
 
 def modules_read(report: Report) -> list[str]:

@@ -156,6 +156,7 @@ def test_cli_passes_every_option_to_audit(project: Path, fake: Callable[..., Fak
                 "progress": ANY,
                 "fixes": False,
                 "provenance": ANY,
+                "left_out": (),
             },
         )
     ]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -24,6 +23,7 @@ from tests.trust.cli import error_line, invoke
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from http.server import BaseHTTPRequestHandler
+    from pathlib import Path
 
     from click.testing import Result
 
@@ -87,7 +87,8 @@ def test_a_provider_with_many_parameters_is_bound_in_linear_work(
         versions[version] = f"acme @ {folder.parent.as_uri()}"
     project = tmp_path / "project"
     (project / "widget").mkdir(parents=True)
-    (project / "widget" / "__init__.py").write_text(f"import acme\n\n\ndef go():\n    return {call}\n")
+    consumer = f"import acme\n\n\ndef go():\n    return {call}\n"
+    (project / "widget" / "__init__.py").write_text(consumer)
     real = pipeline.MemoizedProvider.resolve
     monkeypatch.setattr(
         pipeline.MemoizedProvider, "resolve", lambda self, *a, **k: _counted(real(self, *a, **k))
@@ -239,3 +240,107 @@ def test_fix_never_writes_through_a_link_out_of_the_package_folder(tmp_path: Pat
     assert result.exit_code == 0, result.output
     assert (lib / "m.py").read_bytes() == before
     assert "new=5" in (package / "__init__.py").read_text()
+
+
+# --------------------------------------------------------------------------- 7: settings
+
+
+NARROWING = {
+    "ignore one kind": ('ignore = ["unexpected-keyword"]', "ignore"),
+    "ignore ALL": ('ignore = ["ALL"]', "ignore"),
+    "select unparsable": ('select = ["unparsable"]', "select"),
+}
+
+
+def _configured(tmp_path: Path, table: str) -> Path:
+    """The acme project whose own pyproject.toml holds `table` under [tool.drift-audit]."""
+    pyproject = f'[project]\nname = "widget"\nversion = "1"\n\n[tool.drift-audit]\n{table}\n'
+    return acme.consumer(tmp_path / "project", extra={"pyproject.toml": pyproject})
+
+
+def _said(fmt: str, out: str) -> list[str]:
+    """What a report in `fmt` says the settings left out (one text per setting)."""
+    if fmt == "json":
+        return [
+            f"{e['setting']} {e['source']} {e['file']} {e['kinds']}"
+            for e in json.loads(out)["left_out"]
+        ]
+    if fmt == "sarif":
+        run = json.loads(out)["runs"][0]
+        notes = [n for i in run.get("invocations", []) for n in i["toolExecutionNotifications"]]
+        assert [n["level"] for n in notes] == ["warning"] * len(notes)
+        listed = run["properties"].get("leftOut", [])
+        return [f"{n['message']['text']} {e['kinds']}" for n, e in zip(notes, listed, strict=True)]
+    if fmt == "gitlab":
+        return [
+            f"{i['description']} at {i['location']['path']}"
+            for i in json.loads(out)
+            if i["check_name"] == "left-out-kinds"
+        ]
+    if fmt == "text":
+        return [out.splitlines()[-1]] if "kinds left out by" in out.splitlines()[-1] else []
+    return [line for line in out.splitlines() if "kinds left out by" in line]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("case", NARROWING.values(), ids=NARROWING.keys())
+def test_kinds_the_projects_own_config_leaves_out_are_shown_in_every_format(
+    tmp_path: Path, fmt: str, case: tuple[str, str]
+) -> None:
+    """Item 7: the pull request's pyproject.toml said `ignore = ["ALL"]` (or left the break's
+    kind out another way) and every report read "no drift found", with no word of it. Each
+    format now says which kinds were left out, by which setting, and that it was the
+    project's config (pyproject.toml), not the command line."""
+    table, setting = case
+    project = _configured(tmp_path, table)
+    result = invoke(
+        str(project), *acme.folder_args(tmp_path), "--format", fmt,
+        "--cache-dir", str(tmp_path / "cache"),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output  # the config may narrow the gate: visibly
+    said = _said(fmt, result.stdout)
+    assert len(said) == 1, result.stdout
+    assert "pyproject.toml" in said[0] and setting in said[0]
+    assert "command" not in said[0]
+    if fmt in ("json", "sarif"):
+        assert "unexpected-keyword" in said[0]
+
+
+def test_the_command_line_that_leaves_kinds_out_is_named_as_such(tmp_path: Path) -> None:
+    """Item 7: the same, set by the command line (the CI job's owner) and by the config at
+    once: each says where it came from."""
+    project = _configured(tmp_path, 'ignore = ["deprecated"]')
+    args = [*acme.folder_args(tmp_path), "--cache-dir", str(tmp_path / "cache")]
+    result = invoke(str(project), *args, "--ignore", "unexpected-keyword", "--format", "json")
+    entries = json.loads(result.stdout)["left_out"]
+    assert [(e["source"], e["file"], e["kinds"]) for e in entries] == [
+        ("config", "pyproject.toml", ["deprecated"]),
+        ("command-line", None, ["unexpected-keyword"]),
+    ]
+    text = invoke(str(project), *args, "--ignore", "unexpected-keyword").stdout.splitlines()[-1]
+    assert text.startswith("no drift found"), text
+    assert "by ignore in [tool.drift-audit] of pyproject.toml: deprecated" in text
+    assert "by --ignore on the command line: unexpected-keyword" in text
+
+
+def test_a_full_gate_says_nothing_was_left_out(tmp_path: Path) -> None:
+    """Item 7, the near miss: no select or ignore, no note; JSON says `left_out: []`."""
+    project = _configured(tmp_path, 'fail-on = "error"')
+    args = [*acme.folder_args(tmp_path), "--cache-dir", str(tmp_path / "cache")]
+    result = invoke(str(project), *args, "--format", "json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["left_out"] == []
+    assert "left out" not in invoke(str(project), *args).stdout
+
+
+@pytest.mark.parametrize(
+    ("table", "option"), [("select = []", ()), ("", ("--select", "")), ("", ("--select", ","))]
+)
+def test_selecting_no_kind_is_a_settings_error(
+    tmp_path: Path, table: str, option: tuple[str, ...]
+) -> None:
+    """Item 7: `select = []` reported nothing and passed; it is one error line, exit 2."""
+    project = _configured(tmp_path, table)
+    args = [*acme.folder_args(tmp_path), "--cache-dir", str(tmp_path / "cache"), *option]
+    line = error_line(invoke(str(project), *args))
+    assert "selects no kind" in line, line
