@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 from auditor.behaviour import changed_defaults, changed_return
 from auditor.kinds import Kind
 from auditor.model import Action, CallShape, FixHint, Lookup, ParamKind, Resolution, SymbolKind
+from auditor.provider.paths import STAR, star_parts, without_star
 
 if TYPE_CHECKING:
     from auditor.kinds import Severity
@@ -131,6 +132,12 @@ def _may_be_filled(kind: ParamKind, by_keyword: bool, shape: CallShape) -> bool:
 
 def check_site(site: Site, resolver: Resolver) -> Verdict:
     """The verdict for one site against one release."""
+    star = star_parts(site.target)
+    if star is not None:  # a name a consumer's `from m import *` binds, if m exports it
+        bound = resolver.resolve(f"{star[0]}.{STAR}.{star[1]}")
+        if bound.status is not Lookup.FOUND:
+            return Verdict(bound, _unbound(bound, star[0], star[1]))
+        site = replace(site, target=without_star(site.target))
     if site.action is Action.IMPORT and not site.module_only:
         module = site.target.rpartition(".")[0]
         parent = resolver.resolve(module, module_only=True)
@@ -166,6 +173,24 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
         why = f"the provider warns when more than {limit} arguments are passed by position"
         problems = (Problem(Kind.DEPRECATED, None, why),)  # it still runs: a warning
     return Verdict(resolution, problems, signature)
+
+
+def _unbound(bound: Resolution, module: str, name: str) -> tuple[Problem, ...]:
+    """The problem of a star-imported name the module does not bind in this release: a
+    missing module, or a name gone from what `import *` binds (compare() keeps that only
+    when the baseline bound it: otherwise the name was never the provider's)."""
+    if bound.status is Lookup.MISSING_MODULE:
+        return (Problem(Kind.REMOVED_MODULE),)
+    if bound.status is Lookup.MISSING_NAME:
+        return (Problem(Kind.REMOVED_SYMBOL, None, f"`from {module} import *` no longer binds it"),)
+    return ()
+
+
+def _unbound_star(verdict: Verdict | None) -> bool:
+    """Whether a verdict says `from m import *` binds no such name in that release."""
+    if verdict is None:
+        return True
+    return star_parts(verdict.resolution.path) is not None and not verdict.resolution.found
 
 
 MAX_FORWARDS = 4
@@ -351,7 +376,11 @@ def _common_prefix(a: str, b: str) -> str:
 
 
 def compare(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem, ...]:
-    """The problems of `after`, each with its mechanical repair when one is known."""
+    """The problems of `after`, each with its mechanical repair when one is known. A name
+    a star import does not bind in `after` is a break only when the baseline bound it (no
+    baseline, or none there either: it is a builtin, another import's, or was never there)."""
+    if star_parts(site.target) is not None and _unbound_star(after) and _unbound_star(before):
+        return ()
     return tuple(_hinted(site, p, before, after) for p in _compared(site, before, after))
 
 

@@ -34,7 +34,7 @@ import griffe
 from auditor.model import Lookup, Resolution, Signature, Symbol, SymbolKind
 from auditor.provider import classes, dynamic, exprs, forwards, functions, hooks, wrappers
 from auditor.provider.classes import Maker, Unknown
-from auditor.provider.paths import bare, candidates, module_files, prefixes
+from auditor.provider.paths import bare, candidates, module_files, prefixes, star_parts
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -143,6 +143,7 @@ class ProviderAPI:
         self._star_path: set[tuple[str, str]] = set()  # (source, name) of star lookups under way
         self._cuts = 0  # star-import cycles cut so far (an answer below one is not kept)
         self._static_all: dict[str, bool] = {}  # module -> whether its __all__ is as written
+        self._declared_alls: dict[str, frozenset[str] | object | None] = {}  # _declared_all
         self._class_sources: dict[int, _ClassSource] = {}  # id(class) -> its source, read once
 
     @property
@@ -193,8 +194,12 @@ class ProviderAPI:
             touched |= modules
 
     def _resolve(self, dotted: str, module_only: bool, from_import: bool) -> Resolution:
+        star = star_parts(dotted)
         try:
-            obj = self._find(dotted, depth=0, module_only=module_only, from_import=from_import)
+            if star is not None:  # `a.*.b`: what a consumer's `from a import *` binds as b
+                obj = self._star_bound(star[0], star[1])
+            else:
+                obj = self._find(dotted, depth=0, module_only=module_only, from_import=from_import)
         except _Missing as missing:
             status = Lookup.MISSING_MODULE if missing.module or module_only else Lookup.MISSING_NAME
             return Resolution(status, dotted, missing=missing.path)
@@ -206,6 +211,30 @@ class ProviderAPI:
         if module_only and not isinstance(plain, griffe.Module):
             return Resolution(Lookup.MISSING_MODULE, dotted, missing=dotted)
         return Resolution(Lookup.FOUND, dotted, symbol=self._symbol(obj))
+
+    def _declared(self, module: griffe.Module) -> frozenset[str] | object | None:
+        """The module's `__all__` as its source spells it (`_declared_all`), once per module;
+        None when it cannot be read."""
+        if module.path not in self._declared_alls:
+            loaded = self._evaluator().host.module_ast(module.path)  # parsed once, shared
+            found = _declared_all(loaded[0]) if loaded is not None else None
+            self._declared_alls[module.path] = found
+        return self._declared_alls[module.path]
+
+    def _star_bound(self, module_path: str, name: str) -> Any:
+        """What `from module import *` binds as `name`: the name when the module exports it
+        (its `__all__`, else its public names); _Missing when it binds no such name (the
+        consumer's name is then something else: a builtin, another import), Unknown when
+        that cannot be known (an `__all__` built at run time that does not list it)."""
+        origin = self._module(module_path)
+        if origin is None:
+            raise _Missing(module_path, module=True)
+        binds = _star_binds(origin, name, self._declared(origin), self._all_is_static(origin))
+        if binds is None:
+            raise Unknown(f"{module_path}.__all__ is not known statically; it may export {name}")
+        if not binds:
+            raise _Missing(f"{module_path}.{name}", module=False)
+        return self._find(f"{module_path}.{name}", depth=0)
 
     def moved(self, dotted: str) -> str | None:
         """Where a definition with the same name lives now, among the modules loaded so far."""
@@ -1104,6 +1133,84 @@ def _star_exports(module: griffe.Module, name: str, static: bool) -> bool:
     if not static or any(not isinstance(e, str) for e in exports):
         return True  # `__all__ = [*other.__all__]`, `extend_all(umath)`: may include it
     return name in exports
+
+
+def _star_binds(
+    module: griffe.Module, name: str, declared: frozenset[str] | object | None, static: bool
+) -> bool | None:
+    """Whether `from module import *` binds `name` (None: cannot be known): it is in the
+    module's `__all__`, or public when there is none. `__all__` is read from the source
+    itself (`_declared_all`): griffe reads `[n for n in names]` as an empty list. Unlike
+    `_star_exports` (a provider's own star import, where a doubt must never make a name
+    missing), a doubt here is None: the consumer's name may or may not be the provider's."""
+    if declared is _NO_ALL:
+        return None if "__all__" in module.members else not name.startswith("_")
+    if declared is None or not static:
+        return None
+    assert isinstance(declared, frozenset)
+    return name in declared
+
+
+_NO_ALL = object()  # the module has no `__all__`
+_ALL_LIST = (ast.List, ast.Tuple)
+
+
+def _declared_all(tree: ast.Module) -> frozenset[str] | object | None:
+    """The names a module's `__all__` holds, when every mention of it is a top-level
+    `__all__ = [...]`, `__all__ += [...]`, `__all__.extend([...])` or `__all__.append("x")`
+    of string literals; None when it is built any other way; _NO_ALL when there is none."""
+    names: set[str] = set()
+    accepted: set[int] = set()
+    for statement in tree.body:
+        found = _all_statement(statement)
+        if found is None:
+            continue
+        target, items, replaces = found
+        if items is None:
+            return None
+        accepted.add(id(target))
+        names = set(items) if replaces else names | set(items)
+    mentions = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "__all__"]
+    if not mentions:
+        return _NO_ALL
+    if any(id(n) not in accepted for n in mentions):
+        return None
+    return frozenset(names)
+
+
+def _all_statement(
+    statement: ast.stmt,
+) -> tuple[ast.Name, tuple[str, ...] | None, bool] | None:
+    """(the `__all__` name, the strings it gets or None when not literal, whether it
+    replaces) for a top-level statement that sets or extends `__all__`; None for others."""
+    value: ast.expr | None = None
+    target: ast.expr | None = None
+    replaces = False
+    if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        target, value, replaces = targets[0] if len(targets) == 1 else None, statement.value, True
+    elif isinstance(statement, ast.AugAssign) and isinstance(statement.op, ast.Add):
+        target, value = statement.target, statement.value
+    elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+        call = statement.value
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in ("extend", "append"):
+            target = func.value
+            value = call.args[0] if len(call.args) == 1 and not call.keywords else None
+            if func.attr == "append" and value is not None:
+                value = ast.List([value], ast.Load())
+    if not (isinstance(target, ast.Name) and target.id == "__all__"):
+        return None
+    return target, _strings_of(value), replaces
+
+
+def _strings_of(value: ast.expr | None) -> tuple[str, ...] | None:
+    if not isinstance(value, _ALL_LIST):
+        return None
+    items = [
+        e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+    ]
+    return tuple(items) if len(items) == len(value.elts) else None
 
 
 def _all_is_static(tree: ast.Module) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 MARKERS = ("()", "[]", "[*]")  # a call, an item, an element (see scan/facts.py)
+STAR = "*"  # a part: `a.*.b` is what `from a import *` binds as `b` (a consumer star import)
 
 
 def bare(part: str) -> str:
@@ -12,9 +13,25 @@ def bare(part: str) -> str:
 
 
 def prefixes(dotted: str) -> list[str]:
-    """`a`, `a.b`, `a.b.c` for `a.b.c` (instance and element markers dropped)."""
-    parts = [bare(p) for p in dotted.split(".")]
+    """`a`, `a.b`, `a.b.c` for `a.b.c` (instance, element and star markers dropped)."""
+    parts = [bare(p) for p in dotted.split(".") if p != STAR]
     return [".".join(parts[:size]) for size in range(1, len(parts) + 1)]
+
+
+def star_parts(dotted: str) -> tuple[str, str, str] | None:
+    """`a.b.*.c.d` -> ("a.b", "c", ".d"): the module star-imported, the name it binds, and
+    the rest of the path; None for a path with no star part."""
+    module, found, rest = dotted.partition(f".{STAR}.")
+    if not found:
+        return None
+    name, dot, tail = rest.partition(".")
+    cut = min((i for i in (name.find("("), name.find("[")) if i >= 0), default=len(name))
+    return module, name[:cut], name[cut:] + dot + tail
+
+
+def without_star(dotted: str) -> str:
+    """The path with its star part dropped: `a.*.c.d` -> `a.c.d`."""
+    return dotted.replace(f".{STAR}.", ".", 1)
 
 
 def candidates(module: str) -> tuple[str, ...]:

@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from auditor.model import Action, CallShape, Edge, Site
+from auditor.provider.paths import star_parts
 from auditor.scan.constructors import provider_constructor
 from auditor.scan.facts import CALLED, ITEM, UseKind
+from auditor.scan.spreads import NOTHING, Spread, display_keys
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -102,14 +104,25 @@ def reference(expr: ast.expr) -> Reference | None:
     return (chain.root, chain.steps) if chain is not None else None
 
 
-def call_shape(node: ast.Call, spread: tuple[str, ...] = ()) -> CallShape:
-    """What the call passes; `spread`: keys its `**d` certainly carries (spreads.py)."""
+def call_shape(node: ast.Call, spread: Spread = NOTHING) -> CallShape:
+    """What the call passes; `spread`: what its `**name` spreads carry (spreads.py). A dict
+    display spread in place (`**{"k": 1}`, `**dict(k=1)`) passes its keys; `star_kwargs`
+    stays (the keywords are a lower bound) only when some `**` has keys not all known."""
     starred = [isinstance(arg, ast.Starred) for arg in node.args]
+    explicit = tuple(kw.arg for kw in node.keywords if kw.arg is not None)
+    keys, whole = list(spread[0]), True
+    for kw in node.keywords:
+        if kw.arg is not None:
+            continue
+        shown = display_keys(kw.value)
+        keys.extend(shown or ())
+        whole = whole and (shown is not None or (isinstance(kw.value, ast.Name) and spread[1]))
+    passed = tuple(dict.fromkeys(k for k in keys if k not in explicit))
     return CallShape(
         positional=starred.count(False),
-        keywords=(*(kw.arg for kw in node.keywords if kw.arg is not None), *spread),
+        keywords=(*explicit, *passed),
         star_args=any(starred),
-        star_kwargs=any(kw.arg is None for kw in node.keywords),
+        star_kwargs=not whole,
     )
 
 
@@ -166,12 +179,18 @@ def _site(
         use.scope.owner,
         facts.positions.location(use.span),
         call,
-        guarded=use.guarded or len(provider) < len(paths),
+        guarded=use.guarded or len(provider) < len(paths) or _star_fallback(provider),
         alternatives=tuple(provider[1:]),
         via=next((p for p in binding.paths if resolver.is_provider(p)), None),
         store=use.kind is UseKind.STORE,
         result_use=use.call.result_use if use.call is not None else (),
     )
+
+
+def _star_fallback(provider: list[str]) -> bool:
+    """A name a star import binds with another provider's star import behind it: what the
+    first does not bind, the next may (never a removal of its own)."""
+    return len(provider) > 1 and star_parts(provider[0]) is not None
 
 
 def _constructed(

@@ -35,10 +35,12 @@ from auditor.model import (
     Site,
     VersionGate,
 )
+from auditor.scan.spreads import NOTHING
 
 if TYPE_CHECKING:
     from auditor.provider.forwards import Forward
     from auditor.scan.scopes import Scope, Source
+    from auditor.scan.spreads import Spread
 
 Span = tuple[int, int, int, int]  # line, byte offset, end line, end byte offset (raw ast)
 Reference = tuple[str, tuple[str, ...]]  # an expression as a name or chain: root, steps
@@ -259,12 +261,12 @@ class FileFacts:
     functions: list[FunctionFacts] = field(default_factory=list)
     handled: list[Handled] = field(default_factory=list)
     gates: list[VersionGate] = field(default_factory=list)
-    spread_keys: dict[int, tuple[str, ...]] = field(default_factory=dict)  # id(call) -> keys
+    spread_keys: dict[int, Spread] = field(default_factory=dict)  # id(call) -> its spreads
     results: dict[int, tuple[str, ...]] = field(default_factory=dict)  # id(call) -> uses
 
-    def spreads(self, node: ast.AST) -> tuple[str, ...]:
-        """The keys a call's `**d` certainly carries (scan/spreads.py)."""
-        return self.spread_keys.get(id(node), ())
+    def spreads(self, node: ast.AST) -> Spread:
+        """What a call's `**d` spreads carry (scan/spreads.py)."""
+        return self.spread_keys.get(id(node), NOTHING)
 
     def result_use(self, node: ast.AST) -> tuple[str, ...]:
         """How the code relies on a call's result (scan/results.py)."""

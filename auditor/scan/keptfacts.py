@@ -194,6 +194,7 @@ class _Scopes:
                 sc.star_modules,
                 sc.self_name,
                 sc.method_of,
+                sorted(sc.star_overwrites),
             ]
             for sc in self.order
         ]
@@ -320,7 +321,7 @@ def _decode_scopes(data: Any, module: str) -> list[Scope]:
     scopes: list[Scope] = []
     for i, row in enumerate(_list(data)):
         kind, owner, parent, imports, defs, stores, hard, glob, nonlocal_, star = row[:10]
-        self_name, method_of = row[10:]
+        self_name, method_of, overwrites = row[10:]
         if kind not in _SCOPE_KINDS or type(parent) is not int or not -1 <= parent < i:
             raise Mismatch("a scope's kind or parent")
         scope = Scope(kind, _str(owner), module, scopes[parent] if parent >= 0 else None)
@@ -335,6 +336,7 @@ def _decode_scopes(data: Any, module: str) -> list[Scope]:
         scope.star_modules = list(_strs(star))
         scope.self_name = _optional_str(self_name)
         scope.method_of = _optional_str(method_of)
+        scope.star_overwrites = set(_strs(overwrites))
         scopes.append(scope)
     if not scopes:
         raise Mismatch("no scopes")

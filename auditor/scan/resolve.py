@@ -4,9 +4,10 @@
 # module, class bodies skipped, `global`/`nonlocal` honoured), the cross-module resolution of
 # consumer re-exports (`pkg.b.F`, where `pkg/b.py` did `from .a import F` and `pkg/a.py` did
 # `from vllm.x import F`, becomes `vllm.x.F`; any order, any depth, cycles cut), consumer
-# `from .m import *`, the consumer class hierarchy (bases, subclasses, inherited methods, the
-# first provider base), which consumer Definition a dotted path lands on, and which scope
-# holds a plain local variable.
+# `from .m import *` (and a provider's `from m import *`, whose names are known only per
+# release: stars.py), the consumer class hierarchy (bases, subclasses, inherited methods,
+# the first provider base), which consumer Definition a dotted path lands on, and which
+# scope holds a plain local variable.
 # Takes: every file's facts. Gives: answers to calls and classes; no sites of its own.
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from auditor.scan.imports import root_of
 from auditor.scan.scopes import NOT_HERE, Binding, Scope, is_plain_variable, local_binding
+from auditor.scan.stars import StarLookup
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -117,10 +119,20 @@ class Resolver:
         return scope
 
     def module_binding(self, scope: Scope, name: str, seen: frozenset[str]) -> Binding | None:
-        """A module-level name, following consumer `from m import *` when not bound here."""
+        """A module-level name, following consumer `from m import *` when not bound here,
+        and a provider's `from m import *` (stars.py) where that may bind it."""
         found = local_binding(scope, name)
-        if found is not NOT_HERE:
+        bound_here = found is not NOT_HERE
+        if bound_here and name not in scope.star_overwrites:
+            return found if isinstance(found, Binding) else None  # after any star import
+        if any(self.is_provider(m) for m in scope.star_modules):
+            local = found.paths if isinstance(found, Binding) else None
+            return self._through_stars(scope, name, local, seen, shadowed=bound_here)
+        if bound_here:
             return found if isinstance(found, Binding) else None
+        return self._from_consumer_stars(scope, name, seen)
+
+    def _from_consumer_stars(self, scope: Scope, name: str, seen: frozenset[str]) -> Binding | None:
         if name.startswith("_"):
             return None
         for star in scope.star_modules:
@@ -130,6 +142,34 @@ class Resolver:
             if self.module_binding(source, name, seen | {scope.module}) is not None:
                 return Binding((f"{star}.{name}",))
         return None
+
+    def _through_stars(
+        self,
+        scope: Scope,
+        name: str,
+        local: tuple[str, ...] | None,
+        seen: frozenset[str],
+        *,
+        shadowed: bool,
+    ) -> Binding | None:
+        """A module that star-imports a provider module (whose exports are known only per
+        release): the candidates `name` may stand for, in the order Python finds them."""
+        star = StarLookup(
+            providers=self._providers,
+            binds=lambda module: self._consumer_binds(module, name, seen | {scope.module}),
+        )
+        paths = star.candidates(scope, name, local, shadowed=shadowed)
+        return Binding(paths) if paths else None
+
+    def _consumer_binds(self, module: str, name: str, seen: frozenset[str]) -> bool | None:
+        """Whether consumer module `module` binds `name` at its top level; None when it is no
+        consumer module (its names cannot be read)."""
+        source = self._modules.get(module)
+        if source is None:
+            return None
+        if module in seen or name.startswith("_"):
+            return False
+        return self.module_binding(source, name, seen) is not None
 
     # ------------------------------------------------------------------ re-exports
 

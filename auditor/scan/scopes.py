@@ -72,21 +72,33 @@ class Scope:
     star_modules: list[str] = field(default_factory=list)  # consumer `from m import *`
     self_name: str | None = None  # first parameter of a method
     method_of: str | None = None  # class dotted path, for functions defined in a class body
+    star_overwrites: set[str] = field(default_factory=set)  # names bound only before the
+    # scope's last star import of a provider module: it rebinds them when it exports them
 
     def bind_import(self, name: str, target: str) -> None:
         targets = self.imports.setdefault(name, [])
         if target not in targets:
             targets.append(target)
+        self.star_overwrites.discard(name)
 
     def bind_def(self, name: str, path: str, fallback: bool) -> None:
         known = self.defs.get(name)
         if known is None or (known[1] and not fallback):
             self.defs[name] = (path, fallback)
+        self.star_overwrites.discard(name)
 
     def store(self, name: str, fallback: bool) -> None:
         self.stores.add(name)
         if not fallback:
             self.hard_stores.add(name)
+        self.star_overwrites.discard(name)
+
+    def star_import(self, module: str, *, provider: bool) -> None:
+        """`from module import *`, met in the walk's (the source's) order: a provider's
+        rebinds what is bound before it, when it exports that name (known per release)."""
+        self.star_modules.append(module)
+        if provider:
+            self.star_overwrites = {*self.imports, *self.defs, *self.stores}
 
     @property
     def function_like(self) -> bool:

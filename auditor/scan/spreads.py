@@ -1,44 +1,127 @@
-# Maintainers: the keys a `**name` spread certainly carries at a call.
+# Maintainers: the keys a `**name` spread carries at a call.
 #
-# Owns: reading one function body, top to bottom, for the dicts it spreads into calls: its own
-# `**kwargs` parameter, or a local bound once to a dict display or `dict(k=...)`. A key is
-# certain at a call when a statement before it, at the top level of the body (so it always
-# ran), put it there: `kwargs.setdefault("k", v)`, `kwargs["k"] = v`, `kwargs.update(k=v)`,
-# or the display itself. Anything else that changes the dict (pop, del, clear, a rebinding,
-# the dict handed to other code) ends what is known about it. The certain keys are keywords
-# the call passes, as surely as if they were written there (retry-requests'
-# `kwargs.setdefault("method_whitelist", False)` before `Retry(..., **kwargs)`).
-# Takes: a FunctionDef. Gives: {id(call node): keys}. Pure AST work.
+# Owns: reading one body (a function's, or the module's top level), top to bottom, for the
+# dicts it spreads into calls: a function's own `**kwargs` parameter, or a local bound to a
+# dict display or `dict(k=...)`. A key is certain at a call when a statement before it, at the
+# top level of the body (so it always ran), put it there: `kwargs.setdefault("k", v)`,
+# `kwargs["k"] = v`, `kwargs.update(k=v)`, or the display itself. A dict that started as a
+# display and only gained spelled keys is known whole: its keys are all the call gets from
+# it. Anything else that changes the dict (pop, del, clear, a rebinding, the dict handed to
+# other code, `globals()`/`locals()`/`vars()`/`exec`/`eval` anywhere in a statement) ends
+# what is known about it, and so does the statement holding the call, when it also touches
+# the dict (a loop that pops it, `kw.pop("k") or f(**kw)`). A name that a nested function,
+# class or lambda mentions is never followed: that code may change it between the lines.
+# The certain keys are keywords the call passes, as surely as if they were written there
+# (retry-requests' `kwargs.setdefault("method_whitelist", False)` before `Retry(...,
+# **kwargs)`); a dict display spread in place (`f(**{"k": 1})`, `f(**dict(k=1))`) is read by
+# `display_keys` where the call's shape is made (calls.call_shape).
+# Takes: a FunctionDef or a Module. Gives: {id(call node): Spread}. Pure AST work.
 from __future__ import annotations
 
 import ast
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+OPAQUE = frozenset({"globals", "locals", "vars", "exec", "eval"})  # may change any local
+Spread = tuple[tuple[str, ...], bool]  # keys certainly passed; whether every `**name` is whole
+NOTHING: Spread = ((), False)
+Known = dict[str, tuple[set[str], bool]]  # name -> (certain keys, whether they are all)
 
 
-def spread_keys(function: FunctionNode) -> dict[int, tuple[str, ...]]:
-    """Call node id -> the keys its `**name` spread certainly holds (only where some are)."""
-    known: dict[str, set[str]] = {}
+def spread_keys(function: FunctionNode) -> dict[int, Spread]:
+    """Call node id -> what its `**name` spreads carry (only where something is known)."""
+    known: Known = {}
     if function.args.kwarg is not None:
-        known[function.args.kwarg.arg] = set()
-    out: dict[int, tuple[str, ...]] = {}
-    for statement in function.body:
+        known[function.args.kwarg.arg] = (set(), False)  # the caller may pass any key
+    return _body_spreads(function.body, known)
+
+
+def module_spreads(module: ast.Module) -> dict[int, Spread]:
+    """The same for the calls at a module's top level."""
+    return _body_spreads(module.body, {})
+
+
+def display_keys(expr: ast.expr) -> tuple[str, ...] | None:
+    """`{"a": 1, "b": 2}` or `dict(a=1, b=2)`: the keys, all spelled; None otherwise."""
+    if isinstance(expr, ast.Dict) and all(k is not None and _literal(k) for k in expr.keys):
+        return tuple(dict.fromkeys(_literal(k) or "" for k in expr.keys if k is not None))
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "dict"
+        and not expr.args
+        and all(k.arg for k in expr.keywords)
+    ):
+        return tuple(dict.fromkeys(k.arg for k in expr.keywords if k.arg))
+    return None
+
+
+def _body_spreads(body: list[ast.stmt], known: Known) -> dict[int, Spread]:
+    shared = _Shared(body)
+    out: dict[int, Spread] = {}
+    for statement in body:
         if not known:  # nothing followed yet: only a dict display can start it (cheap)
             literal = _display(statement)
             if literal is not None:
-                known[literal[0]] = literal[1]
+                known[literal[0]] = (literal[1], True)
             continue
-        for call in _calls(statement) if any(known.values()) else ():
-            for keyword in call.keywords:
-                value = keyword.value
-                if keyword.arg is None and isinstance(value, ast.Name) and known.get(value.id):
-                    explicit = {k.arg for k in call.keywords if k.arg}
-                    keys = sorted(known[value.id] - explicit)
-                    if keys:
-                        out[id(call)] = (*out.get(id(call), ()), *keys)
+        if any(keys or whole for keys, whole in known.values()):
+            for call in _calls(statement):
+                spread = _spread_of(call, known, statement, shared)
+                if spread is not None:
+                    out[id(call)] = spread
         _effects(statement, known)
     return out
+
+
+class _Shared:
+    """The names a function, class or lambda nested in the body mentions, found on the
+    first question (most bodies follow no dict: they never pay for the walk)."""
+
+    def __init__(self, body: list[ast.stmt]) -> None:
+        self._body = body
+        self._names: set[str] | None = None
+
+    def __contains__(self, name: object) -> bool:
+        if self._names is None:
+            self._names = _nested_names(self._body)
+        return name in self._names
+
+
+def _spread_of(call: ast.Call, known: Known, statement: ast.stmt, shared: _Shared) -> Spread | None:
+    """What the call's `**name` spreads carry, from the dicts followed that the statement
+    holding the call leaves alone and no nested code mentions."""
+    names = [k.value.id for k in call.keywords if k.arg is None and isinstance(k.value, ast.Name)]
+    followed = [n for n in names if n in known and _untouched(statement, n)]
+    followed = [n for n in followed if n not in shared]
+    if not followed:
+        return None
+    explicit = {k.arg for k in call.keywords if k.arg}
+    keys = sorted(set().union(*(known[n][0] for n in followed)) - explicit)
+    whole = len(followed) == len(names) and all(known[n][1] for n in followed)
+    return (tuple(keys), whole) if keys or whole else None
+
+
+def _untouched(statement: ast.stmt, name: str) -> bool:
+    """Every mention of `name` in the statement spreads or reads it."""
+    return all(
+        _spread_or_read(node, statement)
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Name) and node.id == name
+    )
+
+
+def _nested_names(body: list[ast.stmt]) -> set[str]:
+    """The names a function, class or lambda nested in the body mentions."""
+    found: set[str] = set()
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, SCOPES):
+            found.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _calls(node: ast.AST) -> list[ast.Call]:
@@ -55,20 +138,25 @@ def _calls(node: ast.AST) -> list[ast.Call]:
     return found
 
 
-def _effects(statement: ast.stmt, known: dict[str, set[str]]) -> None:
+def _effects(statement: ast.stmt, known: Known) -> None:
     """What a top-level statement does to the dicts followed."""
     added = _added(statement)
     if added is not None:
         name, keys = added
         if name in known:
-            known[name] |= keys
+            known[name] = (known[name][0] | keys, known[name][1])
         return
     literal = _display(statement)
     if literal is not None:
-        known[literal[0]] = literal[1]
+        known[literal[0]] = (literal[1], True)
         return
     for node in ast.walk(statement):
-        if isinstance(node, ast.Name) and node.id in known and not _spread_or_read(node, statement):
+        if not isinstance(node, ast.Name):
+            continue
+        if node.id in OPAQUE:
+            known.clear()  # `globals()["kw"] = ...`, `exec(...)`: anything may change
+            return
+        if node.id in known and not _spread_or_read(node, statement):
             known.pop(node.id, None)  # changed, rebound or handed on: no longer known
 
 
@@ -95,20 +183,11 @@ def _display(statement: ast.stmt) -> tuple[str, set[str]] | None:
     """`opts = {"a": 1}` or `opts = dict(a=1)`: a dict whose keys are all spelled."""
     if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
         return None
-    target, value = statement.targets[0], statement.value
-    if not isinstance(target, ast.Name):
+    target = statement.targets[0]
+    if not isinstance(target, ast.Name) or _mentions(statement.value, target.id):
         return None
-    if isinstance(value, ast.Dict) and all(k is not None and _literal(k) for k in value.keys):
-        return target.id, {_literal(k) or "" for k in value.keys if k is not None}
-    if (
-        isinstance(value, ast.Call)
-        and isinstance(value.func, ast.Name)
-        and value.func.id == "dict"
-        and not value.args
-        and all(k.arg for k in value.keywords)
-    ):
-        return target.id, {k.arg for k in value.keywords if k.arg}
-    return None
+    keys = display_keys(statement.value)
+    return (target.id, set(keys)) if keys is not None else None
 
 
 def _spread_or_read(node: ast.Name, statement: ast.stmt) -> bool:

@@ -38,7 +38,7 @@ from auditor.scan.facts import (
     UseKind,
     span_of,
 )
-from auditor.scan.imports import ImportRecorder, absolute_module
+from auditor.scan.imports import ImportRecorder, absolute_module, root_of
 from auditor.scan.scopes import NOT_HERE, Binding, Scope, Source, SourceKind, local_binding
 
 if TYPE_CHECKING:
@@ -61,6 +61,7 @@ class Walker:
 
     def __init__(self, facts: FileFacts, providers: frozenset[str], *, stub: bool) -> None:
         self.facts = facts
+        self.providers = providers
         self.imports = ImportRecorder(facts.positions, providers)
         self.scope = facts.module_scope
         self.guarded = stub  # a stub is never executed: everything in it is guarded
@@ -73,6 +74,7 @@ class Walker:
 
     def run(self, tree: ast.Module) -> FileFacts:
         self.facts.results.update(results.result_uses(tree))
+        self.facts.spread_keys.update(spreads.module_spreads(tree))
         self._body(tree.body)
         self.facts.import_sites = self.imports.finish()
         self.facts.results.clear()  # keyed by id() of nodes about to be freed: read above
@@ -199,7 +201,7 @@ class Walker:
             return
         for alias in node.names:
             if alias.name == "*":
-                self.scope.star_modules.append(base)
+                self.scope.star_import(base, provider=root_of(base) in self.providers)
                 self._record_import("*", base, alias, module_only=True)
                 continue
             bound = alias.asname or alias.name

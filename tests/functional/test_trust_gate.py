@@ -11,6 +11,9 @@ subprocess, so the verdict checked is Python's, near misses included.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -344,3 +347,157 @@ def test_selecting_no_kind_is_a_settings_error(
     args = [*acme.folder_args(tmp_path), "--cache-dir", str(tmp_path / "cache"), *option]
     line = error_line(invoke(str(project), *args))
     assert "selects no kind" in line, line
+
+
+# --------------------------------------------------------------------------- 8: star imports
+
+
+BREAKS = {  # the line marked `# breaks` raises TypeError against acme 0.2 and runs on 0.1
+    "a star import": "from acme import *\n\n\ndef go():\n    return run(1, old=5)  # breaks\n",
+    "a star import over an earlier def": (
+        "def run(a, old=1):\n    return a\n\n\nfrom acme import *  # noqa: E402\n\n\n"
+        "def go():\n    return run(1, old=5)  # breaks\n"
+    ),
+    "a star import, called at import time": (
+        "from acme import *\n\nRESULT = run(1, old=5)  # breaks\n\n\ndef go():\n    return RESULT\n"
+    ),
+    "a dict display spread": (
+        'import acme\n\n\ndef go():\n    return acme.run(1, **{"old": 5})  # breaks\n'
+    ),
+    "a dict() spread": (
+        "import acme\n\n\ndef go():\n    return acme.run(1, **dict(old=5))  # breaks\n"
+    ),
+    "a local bound to dict()": (
+        "import acme\n\n\ndef go():\n    kw = dict(old=5)\n    return acme.run(1, **kw)  # breaks\n"
+    ),
+    "a local bound to a display": (
+        'import acme\n\n\ndef go():\n    kw = {"old": 5}\n    kw["b"] = 2\n'
+        "    return acme.run(1, **kw)  # breaks\n"
+    ),
+    "a module-level display": (
+        'import acme\n\nKW = {"old": 5}\nRESULT = acme.run(1, **KW)  # breaks\n\n\n'
+        "def go():\n    return RESULT\n"
+    ),
+}
+RUNS = {  # near misses: Python runs them against both releases; nothing is reported
+    "a def after the star import shadows it": (
+        "from acme import *\n\n\ndef run(a, old=1):\n    return a\n\n\n"
+        "def go():\n    return run(1, old=5)\n"
+    ),
+    "an assignment after the star import shadows it": (
+        "from acme import *\n\nrun = dict\n\n\ndef go():\n    return run(a=1, old=5)\n"
+    ),
+    "a builtin the provider does not export": (
+        "from acme import *\n\n\ndef go():\n    return len([1, 2])\n"
+    ),
+    "a display whose keys bind": 'import acme\n\n\ndef go():\n    return acme.run(**{"a": 1})\n',
+    "the key popped before the call": (
+        'import acme\n\n\ndef go():\n    kw = {"old": 5}\n    kw.pop("old")\n'
+        "    return acme.run(1, **kw)\n"
+    ),
+    "the key popped in the loop around the call": (
+        'import acme\n\n\ndef go():\n    kw = {"old": 5}\n    for _ in range(2):\n'
+        '        kw.pop("old", None)\n        acme.run(1, **kw)\n'
+    ),
+    "a nested function pops the key": (
+        'import acme\n\n\ndef go():\n    kw = {"old": 5}\n\n    def drop():\n'
+        '        kw.pop("old")\n\n    drop()\n    return acme.run(1, **kw)\n'
+    ),
+}
+
+
+def _python(project: Path, provider: Path) -> str:
+    """What the interpreter says running `widget.go()` against one acme release: "" when
+    it runs, else the last line of the traceback."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import widget; widget.go()"],
+        env={"PYTHONPATH": f"{project}{os.pathsep}{provider}", "PATH": os.environ["PATH"]},
+        capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    return "" if done.returncode == 0 else done.stderr.strip().splitlines()[-1]
+
+
+def _audited(tmp_path: Path, consumer: str) -> tuple[Path, Path, Path, list[dict[str, object]]]:
+    """The consumer as widget/__init__.py against acme 0.2 (baseline 0.1): the project, the
+    two provider folders, and the JSON findings."""
+    project = tmp_path / "project"
+    (project / "widget").mkdir(parents=True)
+    (project / "widget" / "__init__.py").write_text(consumer)
+    old, new = acme.provider_folders(tmp_path / "providers")
+    result = invoke(
+        str(project), "--against", f"acme @ {new.as_uri()}", "--baseline", f"acme @ {old.as_uri()}",
+        "--cache-dir", str(tmp_path / "cache"), "--format", "json",
+    )  # fmt: skip
+    assert result.exit_code in (0, 1), (result.output, result.exception)
+    return project, old, new, json.loads(result.stdout)["findings"]
+
+
+@pytest.mark.parametrize("consumer", BREAKS.values(), ids=BREAKS.keys())
+def test_star_imports_and_spread_dicts_are_bound_as_python_binds_them(
+    tmp_path: Path, consumer: str
+) -> None:
+    """Item 8: `from acme import *` then `run(1, old=5)` was "0 call sites", exit 0, and
+    `acme.run(1, **{"old": 5})` or `kw = dict(old=5); acme.run(1, **kw)` were silent. The
+    interpreter raises TypeError on each against acme 0.2 (and runs it on 0.1); the audit
+    reports that very line, new."""
+    project, old, new, found = _audited(tmp_path, consumer)
+    assert _python(project, old) == ""
+    assert _python(project, new).startswith("TypeError: run() got an unexpected keyword")
+    line = next(i for i, text in enumerate(consumer.splitlines(), 1) if "# breaks" in text)
+    assert [(f["kind"], f["line"], f["status"], f["parameter"]) for f in found] == [
+        ("unexpected-keyword", line, "new", "old")
+    ]
+
+
+@pytest.mark.parametrize("consumer", RUNS.values(), ids=RUNS.keys())
+def test_near_misses_of_star_imports_and_spreads_stay_silent(tmp_path: Path, consumer: str) -> None:
+    """Item 8, the near misses: a name shadowed after the star import, a builtin, keys that
+    bind, a dict changed before the call. Python runs each against both releases, and
+    nothing is reported."""
+    project, old, new, found = _audited(tmp_path, consumer)
+    assert (_python(project, old), _python(project, new)) == ("", "")
+    assert found == []
+
+
+def test_a_name_a_star_import_stops_binding_is_a_removed_symbol(tmp_path: Path) -> None:
+    """Item 8: acme 0.2 leaves `helper` out of its `__all__`; `from acme import *` then
+    `helper()` is a NameError there: a removed symbol. `print`, a builtin no release's
+    star import binds, is no break of the provider's."""
+    providers = {
+        "0.1": "def run(a):\n    return a\n\n\ndef helper():\n    return 1\n",
+        "0.2": '__all__ = ["run", "extra"]\n\n\ndef run(a):\n    return a\n\n\n'
+        "def helper():\n    return 1\n\n\ndef extra():\n    return 2\n",
+    }
+    folders = {}
+    for version, text in providers.items():
+        (tmp_path / version / "acme").mkdir(parents=True)
+        (tmp_path / version / "acme" / "__init__.py").write_text(text)
+        folders[version] = tmp_path / version
+    project = tmp_path / "project"
+    (project / "widget").mkdir(parents=True)
+    consumer = "from acme import *\n\n\ndef go():\n    print(run(1))\n    return helper()\n"
+    (project / "widget" / "__init__.py").write_text(consumer)
+    assert _python(project, folders["0.1"]) == ""
+    assert _python(project, folders["0.2"]).startswith("NameError: name 'helper' is not defined")
+    result = invoke(
+        str(project), "--against", f"acme @ {folders['0.2'].as_uri()}",
+        "--baseline", f"acme @ {folders['0.1'].as_uri()}",
+        "--cache-dir", str(tmp_path / "cache"), "--format", "json",
+    )  # fmt: skip
+    found = json.loads(result.stdout)["findings"]
+    assert [(f["kind"], f["symbol"], f["line"], f["status"]) for f in found] == [
+        ("removed-symbol", "acme.helper", 6, "new")
+    ]
+
+
+def test_the_star_import_repro_counts_its_call_site(tmp_path: Path) -> None:
+    """Item 8, as the review ran it: the text report names the break and counts the site."""
+    project = tmp_path / "project"
+    (project / "widget").mkdir(parents=True)
+    (project / "widget" / "__init__.py").write_text(BREAKS["a star import"])
+    result = invoke(
+        str(project), *acme.folder_args(tmp_path), "--cache-dir", str(tmp_path / "cache")
+    )
+    assert result.exit_code == 1, result.output
+    summary = result.stdout.splitlines()[-1]
+    assert summary.startswith("1 new error") and "1 call site" in summary, summary

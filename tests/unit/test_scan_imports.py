@@ -83,9 +83,9 @@ IMPORT_FORMS: list[tuple[str, str, list[Row]]] = [
         ],
     ),
     (
-        "star import: the module only, no guessed names",
+        "star import: the module, and a call of what each release's `*` may bind",
         "from vllm.x import *\nF()\n",
-        [("import", "vllm.x", 1, None)],
+        [("import", "vllm.x", 1, None), ("call", "vllm.x.*.F", 2, shape())],
     ),
     ("other libraries give nothing", "import torch\ntorch.zeros(1)\nfrom os import path\n", []),
     (
