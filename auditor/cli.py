@@ -536,6 +536,10 @@ def run(opts: Options) -> int:
         return INTERRUPTED
     except (click.ClickException, click.exceptions.Exit, BrokenPipeError):
         raise
+    except MemoryError as exc:  # says nothing of the input: nothing of this run was kept
+        where = f" {exc}" if exc.args else ""
+        _error(f"ran out of memory{terminal(where)}; nothing was reported", MEMORY_HINT)
+        return ExitCode.ERROR
     except Exception as exc:
         if opts.debug:
             raise
@@ -555,6 +559,10 @@ def _stop_network() -> None:
         fetch.abort_all()
 
 
+MEMORY_HINT = (
+    "free memory or raise the limit (on Python 3.10 and 3.11, a file nested more deeply than "
+    "Python's own parser accepts ends the same way)"
+)
 FIX_FORMATS = ("json", "sarif", "html")  # reports that carry each finding's fix
 
 
