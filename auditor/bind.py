@@ -133,12 +133,16 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
         parent = resolver.resolve(module, module_only=True)
         if parent.status is Lookup.MISSING_MODULE:
             return Verdict(parent, (Problem(Kind.REMOVED_MODULE),))
+        if parent.status is Lookup.UNREADABLE:
+            return Verdict(parent, (_unreadable(parent),))
     from_import = site.action is Action.IMPORT and not site.module_only
     resolution = resolver.resolve(
         _lookup_path(site), module_only=site.module_only, from_import=from_import
     )
     if resolution.status is Lookup.MISSING_MODULE:
         return Verdict(resolution, (Problem(Kind.REMOVED_MODULE),))
+    if resolution.status is Lookup.UNREADABLE:
+        return Verdict(resolution, (_unreadable(resolution),))
     if resolution.status is Lookup.MISSING_NAME:
         if _gone_before_the_call(site.target, resolution.missing):
             return Verdict(resolution)  # `gone().x`: the call of `gone` is reported itself
@@ -163,6 +167,12 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
         why = f"the provider warns when more than {limit} arguments are passed by position"
         problems = (Problem(Kind.DEPRECATED, None, why),)  # it still runs: a warning
     return Verdict(resolution, problems, signature)
+
+
+def _unreadable(resolution: Resolution) -> Problem:
+    """A site the release could not be checked for: a module on its way does not parse."""
+    why = f"{resolution.detail} (if the module needs a newer Python, run drift-audit on that)"
+    return Problem(Kind.UNPARSABLE_PROVIDER, resolution.missing, why)
 
 
 MAX_FORWARDS = 4

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import griffe
 
+from auditor.deep import deeply
 from auditor.model import Lookup, Resolution, Signature, Symbol, SymbolKind
 from auditor.provider import classes, dynamic, exprs, forwards, functions, hooks, wrappers
 from auditor.provider.classes import Maker, Unknown
@@ -122,6 +123,16 @@ class _Bound:
     function: griffe.Function
 
 
+class Unreadable(Unknown):
+    """A provider module on a lookup's way could not be parsed: what the lookup asks is not
+    known, and a site that needs it is reported (`unparsable-provider`), never passed."""
+
+    def __init__(self, module: str, reason: str) -> None:
+        super().__init__(f"module {module} could not be parsed: {reason}")
+        self.module = module
+        self.reason = reason
+
+
 class ProviderAPI:
     """Answers lookups by dotted path against one provider release, loading modules lazily."""
 
@@ -198,6 +209,9 @@ class ProviderAPI:
         except _Missing as missing:
             status = Lookup.MISSING_MODULE if missing.module or module_only else Lookup.MISSING_NAME
             return Resolution(status, dotted, missing=missing.path)
+        except Unreadable as unreadable:
+            why = unreadable.reason
+            return Resolution(Lookup.UNREADABLE, dotted, missing=unreadable.module, detail=why)
         except Unknown as unknown:
             return Resolution(Lookup.UNKNOWN, dotted, detail=str(unknown))
         except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError) as error:
@@ -239,7 +253,7 @@ class ProviderAPI:
         """The visited module `name`, or None when the release has no such module."""
         self._merge(frozenset((name,)))
         if name in self.load_errors:
-            raise Unknown(f"module {name} could not be parsed")
+            raise Unreadable(name, self.load_errors[name])
         if name in self._modules:
             return self._modules[name]
         self._modules[name] = None  # guards against re-entry while loading
@@ -265,18 +279,11 @@ class ProviderAPI:
                     # `"\d"` in a provider's source warns; under -W error that must not make
                     # the module unreadable (and be memoized as unknown)
                     warnings.simplefilter("ignore")
-                    module = griffe.visit(
-                        short,
-                        filepath,  # type: ignore[arg-type]
-                        code,
-                        parent=parent,
-                        modules_collection=self._collection,
-                        lines_collection=self._lines,
-                    )
+                    module = deeply(self._griffe_visit, short, filepath, code, parent)
             except Exception as error:  # a provider file that cannot be decoded or visited
                 self.load_errors[name] = f"{type(error).__name__}: {error}"
                 logger.warning("provider module %s could not be read: %s", name, error)
-                raise Unknown(f"module {name} could not be parsed") from error
+                raise Unreadable(name, self.load_errors[name]) from error
             self._attach(module, parent)
             self.prefetch(_alias_targets(module, self._wanted))
             return module
@@ -285,6 +292,20 @@ class ProviderAPI:
             self._attach(module, parent)
             return module
         return None
+
+    def _griffe_visit(
+        self, short: str, filepath: PurePosixPath, code: str, parent: griffe.Module | None
+    ) -> griffe.Module:
+        """griffe's visit of one module's source: nothing is kept of a visit cut short (by
+        RecursionError: deep.py visits again on a deep stack)."""
+        return griffe.visit(
+            short,
+            filepath,  # type: ignore[arg-type]
+            code,
+            parent=parent,
+            modules_collection=self._collection,
+            lines_collection=self._lines,
+        )
 
     def _attach(self, module: griffe.Module, parent: griffe.Module | None) -> None:
         if parent is None:

@@ -24,7 +24,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from auditor.files import Confined, confined
-from auditor.model import Lookup, Param, ParamKind, Resolution, Signature, Symbol, SymbolKind
+from auditor.model import (
+    Lookup,
+    Param,
+    ParamKind,
+    Resolution,
+    Signature,
+    Symbol,
+    SymbolKind,
+    interpreter,
+)
 from auditor.provider.paths import candidates, module_files
 
 if TYPE_CHECKING:
@@ -41,8 +50,9 @@ Deps = tuple[tuple[str, str], ...]  # (module name, digest of its file) sorted
 
 @lru_cache(maxsize=1)
 def analysis_version() -> str:
-    """A hash of the provider analysis code: memo entries never outlive a change to it."""
-    digest = hashlib.sha256()
+    """A hash of the provider analysis code and of the Python running it: memo entries never
+    outlive a change to the code, nor serve another Python (model.interpreter)."""
+    digest = hashlib.sha256(interpreter().encode())
     here = Path(__file__).parent
     for path in sorted([*here.glob("*.py"), here.parent / "model.py"]):
         digest.update(path.read_bytes())
