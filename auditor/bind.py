@@ -364,7 +364,10 @@ def compare(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem
 def _compared(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem, ...]:
     """The problems of `after`, with suggestions, plus those only a comparison can see:
     deprecations new in the target, positional shifts and override mismatches."""
-    problems = [_suggest(site, p, before, after) for p in after.problems]
+    kept = [p for p in after.problems if not _stub_guess(p, before, after)]
+    problems = [_suggest(site, p, before, after) for p in kept]
+    if _unlisted_now(site, before, after):
+        problems.append(Problem(Kind.REMOVED_SYMBOL))
     deprecated = _newly_deprecated(before, after)
     if deprecated is not None:
         problems.append(deprecated)
@@ -380,6 +383,29 @@ def _compared(site: Site, before: Verdict | None, after: Verdict) -> tuple[Probl
         shift = positional_shift(site.call, before.callee, after.callee)
         problems += [shift] if shift else [*behavioural(site, before.callee, after.callee)]
     return tuple(problems)
+
+
+BINDING = (Kind.UNEXPECTED_KEYWORD, Kind.MISSING_ARGUMENT, Kind.TOO_MANY_POSITIONAL)
+
+
+def _stub_guess(problem: Problem, before: Verdict | None, after: Verdict) -> bool:
+    """A binding problem against a compiled callable's stub, with no baseline that bound:
+    the C code may take more than the stub says (torch's parser takes numpy's `axis` for
+    `dim`), so only a change of the stub since a baseline that bound is evidence."""
+    symbol = after.resolution.symbol
+    if problem.kind not in BINDING or symbol is None or not symbol.compiled:
+        return False
+    return before is None or before.callee is None or bool(before.problems)
+
+
+def _unlisted_now(site: Site, before: Verdict | None, after: Verdict) -> bool:
+    """A name the target's stub no longer lists that the baseline had: that is a removal
+    (the stub is the one description of the compiled module there is, release to release)."""
+    if after.resolution.status is not Lookup.UNLISTED or before is None:
+        return False
+    if site.store and site.action is Action.ATTRIBUTE:
+        return False  # assigning a new attribute is no error
+    return before.resolution.status is Lookup.FOUND and site.action is not Action.OVERRIDE
 
 
 def behavioural(site: Site, before: Signature, after: Signature) -> list[Problem]:

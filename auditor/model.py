@@ -279,6 +279,7 @@ class Symbol:
     forward_unless: str | None = None  # ...unless the call passes this parameter
     forward_taken: tuple[str, ...] = ()  # keys it takes out of **kwargs by name (not passed on)
     forward_added: tuple[str, ...] = ()  # keys it puts in itself (passed on with the caller's)
+    compiled: bool = False  # known only by a stub: the C code may take more than it says
 
 
 class Lookup(str, Enum):
@@ -287,6 +288,7 @@ class Lookup(str, Enum):
     MISSING_NAME = "missing-name"  # the module exists; the name, attribute or method does not
     UNKNOWN = "unknown"  # cannot be known statically (dynamic __getattr__, external base...)
     UNREADABLE = "unreadable"  # a module on the way could not be parsed (`missing` names it)
+    UNLISTED = "unlisted"  # not in a compiled module's stub: unknown, unless the baseline had it
 
 
 @dataclass(frozen=True, slots=True)

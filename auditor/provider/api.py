@@ -133,6 +133,15 @@ class Unreadable(Unknown):
         self.reason = reason
 
 
+class Unlisted(Unknown):
+    """A name a compiled module's (or class's) stub does not list: unknown by itself (a stub
+    is a sketch of the C code), but a removal when the baseline's stub listed it."""
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(why)
+        self.path = path
+
+
 class ProviderAPI:
     """Answers lookups by dotted path against one provider release, loading modules lazily."""
 
@@ -212,6 +221,8 @@ class ProviderAPI:
         except Unreadable as unreadable:
             why = unreadable.reason
             return Resolution(Lookup.UNREADABLE, dotted, missing=unreadable.module, detail=why)
+        except Unlisted as unlisted:
+            return Resolution(Lookup.UNLISTED, dotted, missing=unlisted.path, detail=str(unlisted))
         except Unknown as unknown:
             return Resolution(Lookup.UNKNOWN, dotted, detail=str(unknown))
         except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError) as error:
@@ -425,6 +436,8 @@ class ProviderAPI:
         found, undecided = self._from_wildcards(module, name, depth)
         if found is not None:
             return found
+        if undecided is None and _from_stub(module):  # a compiled module's stub: a sketch
+            raise Unlisted(path, f"{module.path} is compiled; its stub may not list {name}")
         if undecided is None:
             return self._served(module, name, path, depth)
         try:  # a wildcard source could not say: only the module's own machinery can decide
@@ -530,6 +543,8 @@ class ProviderAPI:
         member = cls.members.get(name)
         if member is not None:
             return self._follow(member, depth)
+        if cls.overloads.get(name):  # a stub's @overload set: griffe keeps it aside
+            return _Overloads(f"{cls.path}.{name}")
         for base in self._bases(cls, depth):
             if base is None:
                 raise Unknown(f"{cls.path} has a base that cannot be resolved statically")
@@ -547,6 +562,8 @@ class ProviderAPI:
             raise Unknown(f"{cls.path} has decorators or __init_subclass__ that may add {name}")
         if classes.metaclass_expr(cls) is not None and not on_class:
             self._metaclass(cls, depth)  # one that cannot be followed may add anything
+        if _from_stub(cls):  # a compiled class: its stub may leave out what the type has
+            raise Unlisted(path, f"{cls.path} is compiled; its stub may not list {name}")
         raise _Missing(path, module=False)
 
     def _metaclass_member(self, cls: griffe.Class, name: str, path: str, depth: int) -> Any:
@@ -757,7 +774,7 @@ class ProviderAPI:
             return Symbol(
                 obj.path, SymbolKind.CLASS, signature, why, deprecated, params,
                 forwards=onward[0], forward_unless=onward[1], forward_taken=onward[2],
-                forward_added=onward[3],
+                forward_added=onward[3], compiled=_from_stub(obj),
             )  # fmt: skip
         if isinstance(obj, (griffe.Function, _Bound)):
             return self._function_symbol(obj, deprecated)
@@ -779,6 +796,7 @@ class ProviderAPI:
         return Symbol(
             function.path, SymbolKind.FUNCTION, found.signature, found.why, deprecated, params,
             renamed, found.positional_limit, self._reconstructs(function), *onward,
+            compiled=_from_stub(function),
         )  # fmt: skip
 
     def _forward(self, function: griffe.Function) -> Forwarded:
@@ -1032,6 +1050,14 @@ class _Context:
 
 
 # ---------------------------------------------------------------------- helpers (pure)
+
+
+def _from_stub(obj: griffe.Object) -> bool:
+    """Whether a module or class is known only by a `.pyi` stub: a module with no Python
+    source (a compiled one: candidates() read a stub only then). What a stub leaves out
+    may still be there at run time (torch's `_C`: private names, aliases the C argument
+    parser takes), so it is unknown, never missing."""
+    return str(obj.filepath or "").endswith(".pyi")
 
 
 def _canonical(module: griffe.Module, name: str) -> str:

@@ -371,6 +371,7 @@ def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
         "forward_unless": symbol.forward_unless,
         "forward_taken": list(symbol.forward_taken),
         "forward_added": list(symbol.forward_added),
+        "compiled": symbol.compiled,
         "returns": None if signature is None else signature.returns,
         "params": None
         if signature is None
@@ -399,4 +400,5 @@ def _symbol_from_json(data: dict[str, Any]) -> Symbol:
         forward_unless=data.get("forward_unless"),
         forward_taken=tuple(data.get("forward_taken", ())),
         forward_added=tuple(data.get("forward_added", ())),
+        compiled=data.get("compiled") is True,
     )
