@@ -577,10 +577,46 @@ def _run(opts: Options) -> int:
     report = _replayed(opts, key, started) if key is not None else None
     if report is None:
         report = _audit(opts, plan, baseline_path, fixes=with_fixes, keep_as=key, began=began)
+    _say_baselines(report)
     if opts.fix:
         report = _fix(report, plan, opts)
     write_report(report, plan, opts)
     return ExitCode.CLEAN if opts.exit_zero else exit_status(report, plan.fail_on)
+
+
+NOTE = logging.INFO + 5  # shown by default (as warnings are), hidden by --quiet
+logging.addLevelName(NOTE, "NOTE")
+
+
+def _say_baselines(report: Report) -> None:
+    """On stderr, per provider: the baseline inferred and why; a warning when it is not older
+    than a target (nothing can be new then), or when the consumer never reaches the provider."""
+    log = logging.getLogger(LOGGER)
+    consumer = report.consumer.name
+    for provider in report.providers or (report.provider,):
+        name, baseline = provider.name, provider.baseline
+        if baseline is not None and provider.baseline_why:
+            log.log(NOTE, "baseline %s %s inferred: %s", name, baseline, provider.baseline_why)
+        if provider.call_sites == 0:
+            log.warning("%s has no site into %s: nothing of it was checked", consumer, name)
+        if baseline is None or not provider.targets:
+            continue
+        oldest = min(provider.targets, key=_version_key)
+        if _version_key(baseline) > _version_key(oldest):
+            log.warning("the baseline %s %s is newer than the target %s", name, baseline, oldest)
+        elif _version_key(baseline) == _version_key(oldest):
+            log.warning(
+                "the baseline %s %s is the target itself: no finding can be new", name, baseline
+            )
+
+
+def _version_key(version: str) -> tuple[int, object]:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return (1, Version(version))
+    except InvalidVersion:
+        return (0, version)  # a folder's label: compared as text
 
 
 def _audit(
@@ -1136,7 +1172,7 @@ class _EchoHandler(logging.Handler):
 
 
 def configure_logging(*, quiet: bool, verbose: bool, debug: bool) -> None:
-    """The `drift_audit` logger to stderr: WARNING; INFO with -v; ERROR with -q; DEBUG."""
+    """The `drift_audit` logger to stderr: NOTE; INFO with -v; ERROR with -q; DEBUG."""
     logger = logging.getLogger(LOGGER)
     for handler in [h for h in logger.handlers if isinstance(h, _EchoHandler)]:
         logger.removeHandler(handler)
@@ -1144,7 +1180,7 @@ def configure_logging(*, quiet: bool, verbose: bool, debug: bool) -> None:
     handler.setFormatter(_Formatter())
     logger.addHandler(handler)
     logger.propagate = False
-    level = logging.WARNING
+    level = NOTE
     if quiet:
         level = logging.ERROR
     if verbose:

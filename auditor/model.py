@@ -454,6 +454,8 @@ class ProviderInfo:
     name: str
     baseline: str | None
     targets: tuple[str, ...]
+    baseline_why: str | None = None  # how the baseline was inferred; None: given, or none
+    call_sites: int | None = None  # the consumer's sites into this provider (None: not counted)
 
 
 @dataclass(frozen=True, slots=True)
