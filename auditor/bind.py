@@ -11,7 +11,9 @@ data. No I/O, no griffe: every rule here is testable with literals.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
+from keyword import iskeyword
 from typing import TYPE_CHECKING, Protocol
 
 from auditor.behaviour import changed_defaults, changed_return
@@ -293,7 +295,16 @@ def rename_suggestion(
     keyword: str, before: Signature, after: Signature, shape: CallShape | None = None
 ) -> str | None:
     """For a keyword that is gone: the new parameter it was most likely renamed to (never one
-    the call already passes, by keyword or by position)."""
+    the call already passes, by keyword or by position), and how to pass it."""
+    best = rename_target(keyword, before, after, shape)
+    return f"was it renamed to {best!r}? pass {passing(best)} instead" if best else None
+
+
+def rename_target(
+    keyword: str, before: Signature, after: Signature, shape: CallShape | None = None
+) -> str | None:
+    """The name rename_suggestion suggests: a parameter of the target (for a pydantic alias,
+    maybe a name no call can write as `name=`: see is_keyword_name)."""
     old_names = [p.name for p in before.params]
     passed = _passed(after, shape)
     added = [
@@ -306,15 +317,28 @@ def rename_suggestion(
     similar = _similarity(keyword, best) if best is not None else 0.0
     stem = _same_stem(keyword, after, passed)  # a name of the same stem, new or not
     if best is not None and (similar >= 0.8 or (similar >= 0.5 and stem is None)):
-        return f"was it renamed to {best!r}? pass {best}=... instead"
+        return best
     if stem is not None:  # a shared stem says more than a middling likeness
-        return f"was it renamed to {stem!r}? pass {stem}=... instead"
+        return stem
     position = old_names.index(keyword) if keyword in old_names else -1
     new_names = [p.name for p in after.params]
     same_place = best is not None and position >= 0 and new_names.index(best) == position
-    if best is not None and same_place and len(added) == 1:
-        return f"was it renamed to {best!r}? pass {best}=... instead"
-    return None
+    return best if best is not None and same_place and len(added) == 1 else None
+
+
+def is_keyword_name(name: str) -> bool:
+    """Whether a call can pass `name=...`: an identifier in its normal form (NFKC: the parser
+    reads a name spelled with a ligature as the name without it, another keyword), not a
+    keyword (`class`, `None`) nor `__debug__`. Soft keywords (`match`, `case`, `type`, `_`)
+    are names here, as in any call."""
+    if not name.isidentifier() or iskeyword(name) or name == "__debug__":
+        return False
+    return unicodedata.normalize("NFKC", name) == name
+
+
+def passing(name: str) -> str:
+    """How a call passes `name`: `name=...`, or `**{'name': ...}` when it cannot be written so."""
+    return f"{name}=..." if is_keyword_name(name) else f"**{{{name!r}: ...}}"
 
 
 def _passed(signature: Signature, shape: CallShape | None) -> frozenset[str]:
@@ -472,7 +496,7 @@ def repair(site: Site, problem: Problem, before: Verdict | None, after: Verdict)
         symbol = after.resolution.symbol
         renamed = dict(symbol.renamed) if symbol is not None else {}
         target = renamed.get(problem.parameter)
-        if target and target not in site.call.keywords:
+        if target and target not in site.call.keywords and is_keyword_name(target):
             why = "the provider's own wrapper maps the old name to the new"
             return FixHint("rename-keyword", True, problem.parameter, target, why=why)
         return None
@@ -486,7 +510,9 @@ def _keyword_repair(
 ) -> FixHint | None:
     if problem.suggestion and problem.suggestion.startswith("it passes **kwargs"):
         return None  # the keyword goes on to another callable: not this call's to change
-    guess = _rename_target(keyword, before, after, shape)
+    guess = rename_target(keyword, before, after, shape)
+    if guess is not None and not is_keyword_name(guess):
+        return None  # renamed to a name no call can write as `name=` (its suggestion says how)
     if guess is not None:
         why = "a rename guessed from the names and positions of the parameters"
         return FixHint("rename-keyword", False, keyword, guess, why=why)
@@ -494,13 +520,6 @@ def _keyword_repair(
     default = param.default if param is not None else None
     why = "the parameter is gone in the target"
     return FixHint("drop-keyword", False, keyword, default=default, why=why)
-
-
-def _rename_target(
-    keyword: str, before: Signature, after: Signature, shape: CallShape | None = None
-) -> str | None:
-    text = rename_suggestion(keyword, before, after, shape)
-    return text.split("'")[1] if text else None
 
 
 def _keywordize(shape: CallShape, before: Signature, after: Signature) -> FixHint | None:
@@ -522,7 +541,7 @@ def _keywordize(shape: CallShape, before: Signature, after: Signature) -> FixHin
 
 def _instead(keyword: str, new: str | None) -> str:
     if new:
-        return f"{keyword!r} was renamed to {new!r}: pass {new}=... instead"
+        return f"{keyword!r} was renamed to {new!r}: pass {passing(new)} instead"
     return f"the provider warns when {keyword!r} is passed; stop passing it"
 
 

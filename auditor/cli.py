@@ -36,14 +36,14 @@ from auditor.errors import AuditError, ConfigError, ExitCode
 from auditor.escape import terminal
 from auditor.files import Output, Refused, write_outputs
 from auditor.kinds import Kind, Severity
-from auditor.model import Status, text_digest
+from auditor.model import Status
 from auditor.reporters import REPORTERS, baseline_file, tool_version
 from auditor.reporters.common import count_by_kind, plural
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
-    from auditor.model import Finding, Provenance, Report
+    from auditor.model import Provenance, Report
     from auditor.progress import Progress
 
 PROG = "drift-audit"
@@ -722,9 +722,10 @@ def _warnings() -> Iterator[list[logging.LogRecord]]:
 def _fix(report: Report, plan: Plan, opts: Options) -> Report:
     """--fix: every chosen fix written (all files or none), then the audit again: what it
     reports is what is left."""
+    from auditor.fixfiles import fixed_files, outputs
+
     changes = fixed_files(report, unsafe=opts.unsafe_fixes, option="--fix")
-    root = Path(report.consumer.root or ".")
-    write_files([Output(c.path, encode(c.new), root=root) for c in changes])
+    write_files(outputs(changes, Path(report.consumer.root or ".")))
     count = sum(len(c.fixed) for c in changes)
     left_unsafe = sum(
         1 for f in report.findings if f.fix is not None and not f.fix.safe and not opts.unsafe_fixes
@@ -739,69 +740,6 @@ def _fix(report: Report, plan: Plan, opts: Options) -> Report:
         click.echo(f"{PROG}: fixed {plural(count, 'finding')} in {files}{note}", err=True)
     again = _baseline_file(plan, opts)
     return _audit(opts, plan, again, fixes=plan.format in FIX_FORMATS, keep_as=None)
-
-
-@dataclass(frozen=True, slots=True)
-class FixedFile:
-    path: Path  # on disk
-    shown: str  # relative to the project root, as reports name it
-    old: str
-    new: str
-    fixed: tuple[Finding, ...]
-
-
-def fixed_files(report: Report, *, unsafe: bool, option: str) -> list[FixedFile]:
-    """Per file with a chosen fix: its path, old and new text, the findings fixed. A file
-    changed since the audit read it is refused (AuditError): fixes are made against the text
-    that was audited, never another."""
-    from auditor import fixes
-    from auditor.files import read_file
-
-    if report.consumer.root is None:
-        raise AuditError(
-            f"{option} works on a folder consumer, and this one is not a folder",
-            hint="point CONSUMER at the project or package folder (unpack a release first)",
-        )
-    root = Path(report.consumer.root)
-    by_file: dict[str, list[Finding]] = {}
-    for finding in report.findings:
-        if finding.fix is None or finding.status is Status.SUPPRESSED:
-            continue
-        if finding.fix.safe or unsafe:
-            by_file.setdefault(finding.module_path or finding.location.path, []).append(finding)
-    out = []
-    for module_path, chosen in sorted(by_file.items()):
-        path = root / module_path
-        try:
-            old = read_file(path, limit=64 << 20, root=root).decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise AuditError(f"cannot fix {path}: {exc}", hint="fix it by hand") from exc
-        if any(f.fix is not None and f.fix.digest != text_digest(old) for f in chosen):
-            raise AuditError(
-                f"{path} changed since it was audited; nothing was written",
-                hint="run drift-audit --fix again",
-            )
-        new, done = fixes.apply(old, chosen, unsafe=unsafe)
-        if new != old:
-            out.append(FixedFile(path, chosen[0].location.path, old, new, tuple(done)))
-    return out
-
-
-def diff_text(report: Report, *, unsafe: bool) -> str:
-    """--diff: the fixes as one unified diff (a/ and b/ paths relative to the project root)."""
-    import difflib
-
-    chunks: list[str] = []
-    for change in fixed_files(report, unsafe=unsafe, option="--diff"):
-        chunks.extend(
-            difflib.unified_diff(
-                change.old.splitlines(keepends=True),
-                change.new.splitlines(keepends=True),
-                fromfile=f"a/{change.shown}",
-                tofile=f"b/{change.shown}",
-            )
-        )
-    return "".join(chunks)
 
 
 def _baseline_file(plan: Plan, opts: Options) -> str | None:
@@ -925,7 +863,11 @@ def write_report(report: Report, plan: Plan, opts: Options) -> None:
         outputs.append(Output(Path(opts.write_baseline), encode(baseline_file.render(report))))
     if plan.output is not None:
         outputs.append(Output(Path(plan.output), encode(text), root=plan.output_root))
-    diff = diff_text(report, unsafe=opts.unsafe_fixes) if opts.diff else None
+    diff = None
+    if opts.diff:
+        from auditor.fixfiles import diff_text
+
+        diff = diff_text(report, unsafe=opts.unsafe_fixes)
     write_files(outputs)
     if diff is not None:
         write_stdout(diff)
