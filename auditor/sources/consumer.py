@@ -230,7 +230,7 @@ def _published_against(
         when = index.uploaded(consumer.name, consumer.version)
         if when is None:
             return None
-        specifiers = [r.specifier for r in reqs] or [None]
+        specifiers: list[SpecifierSet | None] = [r.specifier for r in reqs] or [None]
         found = [v for s in specifiers if (v := index.newest_before(name, when, s)) is not None]
     except AuditError as exc:
         log.info("no upload times for %s (%s): the baseline comes from its metadata", name, exc)

@@ -222,9 +222,7 @@ class Index:
             if file.yanked or file.upload_time is None:
                 continue
             first[file.version] = min(first.get(file.version, file.upload_time), file.upload_time)
-        candidates = [
-            v for v, t in first.items() if t < when and not Version(v).is_prerelease
-        ]
+        candidates = [v for v, t in first.items() if t < when and not Version(v).is_prerelease]
         if specifier is not None:
             candidates = list(specifier.filter(candidates))
         ordered = sort_versions(set(candidates))

@@ -17,10 +17,10 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
 import logging
 import re
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
@@ -126,6 +126,8 @@ def _upload_time(value: object) -> float | None:
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
     return _seconds(when.timestamp())
+
+
 _HEX64 = frozenset("0123456789abcdef")
 
 
@@ -291,7 +293,6 @@ def _from_anchor(attrs: dict[str, str | None], base_url: str) -> DistFile | None
         yanked="data-yanked" in attrs,
         core_metadata=served,
         core_metadata_sha256=metadata_sha256,
-        upload_time=_upload_time(item.get("upload-time")),
     )
 
 

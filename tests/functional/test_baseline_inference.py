@@ -72,9 +72,7 @@ def test_the_fixture_is_what_python_says(tmp_path: Path) -> None:
             [sys.executable, "-c", "import widget; widget.go()"], capture_output=True,
             text=True, env={**os.environ, "PYTHONPATH": str(root)}, check=False,
         )  # fmt: skip
-        assert ("ok" if done.returncode == 0 else done.stderr.splitlines()[-1]).startswith(
-            expected
-        )
+        assert ("ok" if done.returncode == 0 else done.stderr.splitlines()[-1]).startswith(expected)
 
 
 def test_the_baseline_is_the_newest_release_uploaded_before_the_consumer(
