@@ -635,6 +635,38 @@ def render(manifest: dict[str, Any]) -> str:
     return "".join(lines)
 
 
+def short_pool(pool: str) -> str:
+    """A pool's source in a few words, for the table of docs/world.md."""
+    if pool.startswith("the union of four ecosystem pages"):
+        return "numpy.org + pandas + scikit-learn + Matplotlib ecosystem pages"
+    parts = []
+    for part in pool.removeprefix("the union of ").split(" and hugovk/"):
+        if "top-pypi-packages): " in part:
+            parts.append("most-downloaded list: " + part.split("top-pypi-packages): ", 1)[1])
+        else:
+            parts.append(part.split(" (", 1)[0])
+    return " + ".join(parts)
+
+
+def table(manifest: dict[str, Any]) -> str:
+    """The table of the upgrades in docs/world.md ("The upgrades"), in the manifest's order."""
+    rows = [
+        "| id | provider: baseline -> target | why | pool | dependents |",
+        "|---|---|---|---|---|",
+    ]
+    for u in manifest["upgrade"]:
+        judge = "" if u["judge"] == "full" else f" ({u['judge']})"
+        why = u["why"].replace("|", "\\|")
+        rows.append(
+            f"| `{u['id']}` | {u['provider']} {u['baseline']} -> {u['target']}{judge} | {why} "
+            f"| {short_pool(u['pool'])} | {len(u['dependents'])} |"
+        )
+    total = sum(len(u["dependents"]) for u in manifest["upgrade"])
+    families = len({u["family"] for u in manifest["upgrade"]})
+    rows.append(f"| | {len(manifest['upgrade'])} upgrades, {families} families | | | {total} |")
+    return "\n".join(rows) + "\n"
+
+
 def index_from_pip(offline: bool) -> Index:
     sys.path.insert(0, str(ROOT))
     from auditor.sources.pipconf import default_index_url, read_index_settings
@@ -653,10 +685,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--offline", action="store_true", help="answer from the cache alone")
     parser.add_argument("--only", action="append", default=[], help="these upgrade ids only")
     parser.add_argument("--manifest", type=Path, default=MANIFEST)
+    parser.add_argument("--table", action="store_true", help="print the table of docs/world.md")
     args = parser.parse_args(argv)
 
     text = args.manifest.read_text(encoding="utf-8")
     manifest = tomllib.loads(text)
+    if args.table:
+        sys.stdout.write(table(manifest))
+        return 0
     index = index_from_pip(args.offline)
     ids = [u["id"] for u in manifest["upgrade"]]
     if len(set(ids)) != len(ids):

@@ -113,3 +113,8 @@ def test_requirements_under_extras_and_markers_count() -> None:
     assert sd.requirement_names(lines) == {"numpy", "pillow", "scikit-learn"}
     egg = "dask\n\n[array]\nnumpy>=1.21\n[:python_version < '3.8']\nimportlib-metadata\n"
     assert sd.requirement_names(sd.egg_requires(egg)) == {"dask", "numpy", "importlib-metadata"}
+
+
+def test_the_table_of_docs_world_md_is_the_manifests() -> None:
+    docs = (sd.ROOT / "docs" / "world.md").read_text(encoding="utf-8")
+    assert sd.table(MANIFEST) in docs
