@@ -11,7 +11,9 @@ data. No I/O, no griffe: every rule here is testable with literals.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
+from keyword import iskeyword
 from typing import TYPE_CHECKING, Protocol
 
 from auditor.behaviour import changed_defaults, changed_return
@@ -143,12 +145,16 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
         parent = resolver.resolve(module, module_only=True)
         if parent.status is Lookup.MISSING_MODULE:
             return Verdict(parent, (Problem(Kind.REMOVED_MODULE),))
+        if parent.status is Lookup.UNREADABLE:
+            return Verdict(parent, (_unreadable(parent),))
     from_import = site.action is Action.IMPORT and not site.module_only
     resolution = resolver.resolve(
         _lookup_path(site), module_only=site.module_only, from_import=from_import
     )
     if resolution.status is Lookup.MISSING_MODULE:
         return Verdict(resolution, (Problem(Kind.REMOVED_MODULE),))
+    if resolution.status is Lookup.UNREADABLE:
+        return Verdict(resolution, (_unreadable(resolution),))
     if resolution.status is Lookup.MISSING_NAME:
         if _gone_before_the_call(site.target, resolution.missing):
             return Verdict(resolution)  # `gone().x`: the call of `gone` is reported itself
@@ -175,22 +181,34 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
     return Verdict(resolution, problems, signature)
 
 
+def _unreadable(resolution: Resolution) -> Problem:
+    """A site the release could not be checked for: a module on its way does not parse."""
+    why = f"{resolution.detail} (if the module needs a newer Python, run drift-audit on that)"
+    return Problem(Kind.UNPARSABLE_PROVIDER, resolution.missing, why)
+
+
 def _unbound(bound: Resolution, module: str, name: str) -> tuple[Problem, ...]:
     """The problem of a star-imported name the module does not bind in this release: a
     missing module, or a name gone from what `import *` binds (compare() keeps that only
-    when the baseline bound it: otherwise the name was never the provider's)."""
+    when the baseline bound it: otherwise the name was never the provider's); a module
+    that cannot be read is unparsable-provider, as anywhere else."""
     if bound.status is Lookup.MISSING_MODULE:
         return (Problem(Kind.REMOVED_MODULE),)
+    if bound.status is Lookup.UNREADABLE:
+        return (_unreadable(bound),)
     if bound.status is Lookup.MISSING_NAME:
         return (Problem(Kind.REMOVED_SYMBOL, None, f"`from {module} import *` no longer binds it"),)
     return ()
 
 
 def _unbound_star(verdict: Verdict | None) -> bool:
-    """Whether a verdict says `from m import *` binds no such name in that release."""
+    """Whether a verdict says `from m import *` binds no such name in that release (not
+    bound, or not known; a module that cannot be read is reported as such)."""
     if verdict is None:
         return True
-    return star_parts(verdict.resolution.path) is not None and not verdict.resolution.found
+    resolution = verdict.resolution
+    readable = resolution.status is not Lookup.UNREADABLE
+    return star_parts(resolution.path) is not None and not resolution.found and readable
 
 
 MAX_FORWARDS = 4
@@ -312,7 +330,16 @@ def rename_suggestion(
     keyword: str, before: Signature, after: Signature, shape: CallShape | None = None
 ) -> str | None:
     """For a keyword that is gone: the new parameter it was most likely renamed to (never one
-    the call already passes, by keyword or by position)."""
+    the call already passes, by keyword or by position), and how to pass it."""
+    best = rename_target(keyword, before, after, shape)
+    return f"was it renamed to {best!r}? pass {passing(best)} instead" if best else None
+
+
+def rename_target(
+    keyword: str, before: Signature, after: Signature, shape: CallShape | None = None
+) -> str | None:
+    """The name rename_suggestion suggests: a parameter of the target (for a pydantic alias,
+    maybe a name no call can write as `name=`: see is_keyword_name)."""
     old_names = {p.name: i for i, p in enumerate(before.params)}  # name -> position
     passed = _passed(after, shape)
     added = [
@@ -325,15 +352,28 @@ def rename_suggestion(
     similar = _similarity(keyword, best) if best is not None else 0.0
     stem = _same_stem(keyword, after, passed)  # a name of the same stem, new or not
     if best is not None and (similar >= 0.8 or (similar >= 0.5 and stem is None)):
-        return f"was it renamed to {best!r}? pass {best}=... instead"
+        return best
     if stem is not None:  # a shared stem says more than a middling likeness
-        return f"was it renamed to {stem!r}? pass {stem}=... instead"
+        return stem
     position = old_names.get(keyword, -1)
     new_names = [p.name for p in after.params]
     same_place = best is not None and position >= 0 and new_names.index(best) == position
-    if best is not None and same_place and len(added) == 1:
-        return f"was it renamed to {best!r}? pass {best}=... instead"
-    return None
+    return best if best is not None and same_place and len(added) == 1 else None
+
+
+def is_keyword_name(name: str) -> bool:
+    """Whether a call can pass `name=...`: an identifier in its normal form (NFKC: the parser
+    reads a name spelled with a ligature as the name without it, another keyword), not a
+    keyword (`class`, `None`) nor `__debug__`. Soft keywords (`match`, `case`, `type`, `_`)
+    are names here, as in any call."""
+    if not name.isidentifier() or iskeyword(name) or name == "__debug__":
+        return False
+    return unicodedata.normalize("NFKC", name) == name
+
+
+def passing(name: str) -> str:
+    """How a call passes `name`: `name=...`, or `**{'name': ...}` when it cannot be written so."""
+    return f"{name}=..." if is_keyword_name(name) else f"**{{{name!r}: ...}}"
 
 
 def _passed(signature: Signature, shape: CallShape | None) -> frozenset[str]:
@@ -387,7 +427,10 @@ def compare(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem
 def _compared(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem, ...]:
     """The problems of `after`, with suggestions, plus those only a comparison can see:
     deprecations new in the target, positional shifts and override mismatches."""
-    problems = [_suggest(site, p, before, after) for p in after.problems]
+    kept = [p for p in after.problems if not _stub_guess(p, before, after)]
+    problems = [_suggest(site, p, before, after) for p in kept]
+    if _unlisted_now(site, before, after):
+        problems.append(Problem(Kind.REMOVED_SYMBOL))
     deprecated = _newly_deprecated(before, after)
     if deprecated is not None:
         problems.append(deprecated)
@@ -403,6 +446,29 @@ def _compared(site: Site, before: Verdict | None, after: Verdict) -> tuple[Probl
         shift = positional_shift(site.call, before.callee, after.callee)
         problems += [shift] if shift else [*behavioural(site, before.callee, after.callee)]
     return tuple(problems)
+
+
+BINDING = (Kind.UNEXPECTED_KEYWORD, Kind.MISSING_ARGUMENT, Kind.TOO_MANY_POSITIONAL)
+
+
+def _stub_guess(problem: Problem, before: Verdict | None, after: Verdict) -> bool:
+    """A binding problem against a compiled callable's stub, with no baseline that bound:
+    the C code may take more than the stub says (torch's parser takes numpy's `axis` for
+    `dim`), so only a change of the stub since a baseline that bound is evidence."""
+    symbol = after.resolution.symbol
+    if problem.kind not in BINDING or symbol is None or not symbol.compiled:
+        return False
+    return before is None or before.callee is None or bool(before.problems)
+
+
+def _unlisted_now(site: Site, before: Verdict | None, after: Verdict) -> bool:
+    """A name the target's stub no longer lists that the baseline had: that is a removal
+    (the stub is the one description of the compiled module there is, release to release)."""
+    if after.resolution.status is not Lookup.UNLISTED or before is None:
+        return False
+    if site.store and site.action is Action.ATTRIBUTE:
+        return False  # assigning a new attribute is no error
+    return before.resolution.status is Lookup.FOUND and site.action is not Action.OVERRIDE
 
 
 def behavioural(site: Site, before: Signature, after: Signature) -> list[Problem]:
@@ -470,7 +536,7 @@ def repair(site: Site, problem: Problem, before: Verdict | None, after: Verdict)
         symbol = after.resolution.symbol
         renamed = dict(symbol.renamed) if symbol is not None else {}
         target = renamed.get(problem.parameter)
-        if target and target not in site.call.keywords:
+        if target and target not in site.call.keywords and is_keyword_name(target):
             why = "the provider's own wrapper maps the old name to the new"
             return FixHint("rename-keyword", True, problem.parameter, target, why=why)
         return None
@@ -484,7 +550,9 @@ def _keyword_repair(
 ) -> FixHint | None:
     if problem.suggestion and problem.suggestion.startswith("it passes **kwargs"):
         return None  # the keyword goes on to another callable: not this call's to change
-    guess = _rename_target(keyword, before, after, shape)
+    guess = rename_target(keyword, before, after, shape)
+    if guess is not None and not is_keyword_name(guess):
+        return None  # renamed to a name no call can write as `name=` (its suggestion says how)
     if guess is not None:
         why = "a rename guessed from the names and positions of the parameters"
         return FixHint("rename-keyword", False, keyword, guess, why=why)
@@ -492,13 +560,6 @@ def _keyword_repair(
     default = param.default if param is not None else None
     why = "the parameter is gone in the target"
     return FixHint("drop-keyword", False, keyword, default=default, why=why)
-
-
-def _rename_target(
-    keyword: str, before: Signature, after: Signature, shape: CallShape | None = None
-) -> str | None:
-    text = rename_suggestion(keyword, before, after, shape)
-    return text.split("'")[1] if text else None
 
 
 def _keywordize(shape: CallShape, before: Signature, after: Signature) -> FixHint | None:
@@ -520,7 +581,7 @@ def _keywordize(shape: CallShape, before: Signature, after: Signature) -> FixHin
 
 def _instead(keyword: str, new: str | None) -> str:
     if new:
-        return f"{keyword!r} was renamed to {new!r}: pass {new}=... instead"
+        return f"{keyword!r} was renamed to {new!r}: pass {passing(new)} instead"
     return f"the provider warns when {keyword!r} is passed; stop passing it"
 
 

@@ -38,14 +38,14 @@ from auditor.errors import AuditError, ConfigError, ExitCode
 from auditor.escape import terminal
 from auditor.files import Output, Refused, write_outputs
 from auditor.kinds import Kind, Severity
-from auditor.model import Status, text_digest
+from auditor.model import Status
 from auditor.reporters import REPORTERS, baseline_file, tool_version
 from auditor.reporters.common import count_by_kind, left_out_note, plural
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
-    from auditor.model import Finding, LeftOut, Provenance, Report
+    from auditor.model import LeftOut, Provenance, Report
     from auditor.progress import Progress
 
 PROG = "drift-audit"
@@ -539,6 +539,10 @@ def run(opts: Options) -> int:
         return INTERRUPTED
     except (click.ClickException, click.exceptions.Exit, BrokenPipeError):
         raise
+    except MemoryError as exc:  # says nothing of the input: nothing of this run was kept
+        where = f" {exc}" if exc.args else ""
+        _error(f"ran out of memory{terminal(where)}; nothing was reported", MEMORY_HINT)
+        return ExitCode.ERROR
     except Exception as exc:
         if opts.debug:
             raise
@@ -558,6 +562,10 @@ def _stop_network() -> None:
         fetch.abort_all()
 
 
+MEMORY_HINT = (
+    "free memory or raise the limit (on Python 3.10 and 3.11, a file nested more deeply than "
+    "Python's own parser accepts ends the same way)"
+)
 FIX_FORMATS = ("json", "sarif", "html")  # reports that carry each finding's fix
 
 
@@ -572,10 +580,46 @@ def _run(opts: Options) -> int:
     report = _replayed(opts, key, started) if key is not None else None
     if report is None:
         report = _audit(opts, plan, baseline_path, fixes=with_fixes, keep_as=key, began=began)
+    _say_baselines(report)
     if opts.fix:
         report = _fix(report, plan, opts)
     write_report(report, plan, opts)
     return ExitCode.CLEAN if opts.exit_zero else exit_status(report, plan.fail_on)
+
+
+NOTE = logging.INFO + 5  # shown by default (as warnings are), hidden by --quiet
+logging.addLevelName(NOTE, "NOTE")
+
+
+def _say_baselines(report: Report) -> None:
+    """On stderr, per provider: the baseline inferred and why; a warning when it is not older
+    than a target (nothing can be new then), or when the consumer never reaches the provider."""
+    log = logging.getLogger(LOGGER)
+    consumer = report.consumer.name
+    for provider in report.providers or (report.provider,):
+        name, baseline = provider.name, provider.baseline
+        if baseline is not None and provider.baseline_why:
+            log.log(NOTE, "baseline %s %s inferred: %s", name, baseline, provider.baseline_why)
+        if provider.call_sites == 0:
+            log.warning("%s has no site into %s: nothing of it was checked", consumer, name)
+        if baseline is None or not provider.targets:
+            continue
+        oldest = min(provider.targets, key=_version_key)
+        if _version_key(baseline) > _version_key(oldest):
+            log.warning("the baseline %s %s is newer than the target %s", name, baseline, oldest)
+        elif _version_key(baseline) == _version_key(oldest):
+            log.warning(
+                "the baseline %s %s is the target itself: no finding can be new", name, baseline
+            )
+
+
+def _version_key(version: str) -> tuple[int, object]:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return (1, Version(version))
+    except InvalidVersion:
+        return (0, version)  # a folder's label: compared as text
 
 
 def _audit(
@@ -682,9 +726,11 @@ def _warnings() -> Iterator[list[logging.LogRecord]]:
 def _fix(report: Report, plan: Plan, opts: Options) -> Report:
     """--fix: every chosen fix written (all files or none), then the audit again: what it
     reports is what is left."""
+    from auditor.fixfiles import fixed_files, outputs
+
     changes = fixed_files(report, unsafe=opts.unsafe_fixes, option="--fix")
-    inside = Path(report.consumer.confine or report.consumer.root or ".")
-    write_files([Output(c.path, encode(c.new), root=inside) for c in changes])
+    inside = report.consumer.confine or report.consumer.root or "."  # a package folder
+    write_files(outputs(changes, Path(inside)))
     count = sum(len(c.fixed) for c in changes)
     left_unsafe = sum(
         1 for f in report.findings if f.fix is not None and not f.fix.safe and not opts.unsafe_fixes
@@ -699,70 +745,6 @@ def _fix(report: Report, plan: Plan, opts: Options) -> Report:
         click.echo(f"{PROG}: fixed {plural(count, 'finding')} in {files}{note}", err=True)
     again = _baseline_file(plan, opts)
     return _audit(opts, plan, again, fixes=plan.format in FIX_FORMATS, keep_as=None)
-
-
-@dataclass(frozen=True, slots=True)
-class FixedFile:
-    path: Path  # on disk
-    shown: str  # relative to the project root, as reports name it
-    old: str
-    new: str
-    fixed: tuple[Finding, ...]
-
-
-def fixed_files(report: Report, *, unsafe: bool, option: str) -> list[FixedFile]:
-    """Per file with a chosen fix: its path, old and new text, the findings fixed. A file
-    changed since the audit read it is refused (AuditError): fixes are made against the text
-    that was audited, never another."""
-    from auditor import fixes
-    from auditor.files import read_file
-
-    if report.consumer.root is None:
-        raise AuditError(
-            f"{option} works on a folder consumer, and this one is not a folder",
-            hint="point CONSUMER at the project or package folder (unpack a release first)",
-        )
-    root = Path(report.consumer.root)
-    inside = Path(report.consumer.confine or root)  # a package folder: not its parent
-    by_file: dict[str, list[Finding]] = {}
-    for finding in report.findings:
-        if finding.fix is None or finding.status is Status.SUPPRESSED:
-            continue
-        if finding.fix.safe or unsafe:
-            by_file.setdefault(finding.module_path or finding.location.path, []).append(finding)
-    out = []
-    for module_path, chosen in sorted(by_file.items()):
-        path = root / module_path
-        try:
-            old = read_file(path, limit=64 << 20, root=inside).decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise AuditError(f"cannot fix {path}: {exc}", hint="fix it by hand") from exc
-        if any(f.fix is not None and f.fix.digest != text_digest(old) for f in chosen):
-            raise AuditError(
-                f"{path} changed since it was audited; nothing was written",
-                hint="run drift-audit --fix again",
-            )
-        new, done = fixes.apply(old, chosen, unsafe=unsafe)
-        if new != old:
-            out.append(FixedFile(path, chosen[0].location.path, old, new, tuple(done)))
-    return out
-
-
-def diff_text(report: Report, *, unsafe: bool) -> str:
-    """--diff: the fixes as one unified diff (a/ and b/ paths relative to the project root)."""
-    import difflib
-
-    chunks: list[str] = []
-    for change in fixed_files(report, unsafe=unsafe, option="--diff"):
-        chunks.extend(
-            difflib.unified_diff(
-                change.old.splitlines(keepends=True),
-                change.new.splitlines(keepends=True),
-                fromfile=f"a/{change.shown}",
-                tofile=f"b/{change.shown}",
-            )
-        )
-    return "".join(chunks)
 
 
 def _baseline_file(plan: Plan, opts: Options) -> str | None:
@@ -918,7 +900,11 @@ def write_report(report: Report, plan: Plan, opts: Options) -> None:
         outputs.append(Output(Path(opts.write_baseline), encode(baseline_file.render(report))))
     if plan.output is not None:
         outputs.append(Output(Path(plan.output), encode(text), root=plan.output_root))
-    diff = diff_text(report, unsafe=opts.unsafe_fixes) if opts.diff else None
+    diff = None
+    if opts.diff:
+        from auditor.fixfiles import diff_text
+
+        diff = diff_text(report, unsafe=opts.unsafe_fixes)
     write_files(outputs)
     if diff is not None:
         write_stdout(diff)
@@ -1168,7 +1154,7 @@ class _EchoHandler(logging.Handler):
 
 
 def configure_logging(*, quiet: bool, verbose: bool, debug: bool) -> None:
-    """The `drift_audit` logger to stderr: WARNING; INFO with -v; ERROR with -q; DEBUG."""
+    """The `drift_audit` logger to stderr: NOTE; INFO with -v; ERROR with -q; DEBUG."""
     logger = logging.getLogger(LOGGER)
     for handler in [h for h in logger.handlers if isinstance(h, _EchoHandler)]:
         logger.removeHandler(handler)
@@ -1176,7 +1162,7 @@ def configure_logging(*, quiet: bool, verbose: bool, debug: bool) -> None:
     handler.setFormatter(_Formatter())
     logger.addHandler(handler)
     logger.propagate = False
-    level = logging.WARNING
+    level = NOTE
     if quiet:
         level = logging.ERROR
     if verbose:

@@ -137,6 +137,16 @@ def _at_baseline(task: Task, provider: str, version: str, options: dict[str, Any
     return json_report.render(report)
 
 
+UNREAD = ("unparsable", "unparsable-provider")  # findings that say what was not checked
+
+
+def _unread(findings: list[dict[str, Any]]) -> str:
+    first = findings[0]
+    what = "a consumer file" if first["kind"] == "unparsable" else "a provider module"
+    more = f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""
+    return f"not fully checked: {what} could not be parsed, at {first['path']}{more}"
+
+
 def outcome_of(spec: str, done: Done[Task, Audited]) -> ConsumerResult:
     """The consumer's row: its outcome, from the worker's documents (or failure)."""
     audited = done.result
@@ -150,10 +160,14 @@ def outcome_of(spec: str, done: Done[Task, Audited]) -> ConsumerResult:
         )
     data = json.loads(audited.report)
     findings = tuple(data["findings"])
-    errors = [f for f in findings if f["severity"] == "error"]
+    errors = [f for f in findings if f["severity"] == "error" and f["kind"] not in UNREAD]
+    unread = [f for f in findings if f["kind"] in UNREAD and f["status"] == "new"]
     fixed = _fixed(audited.at_baseline, findings)
+    failure = None
     if any(f["status"] == "new" for f in errors):
         outcome = Outcome.REGRESSED
+    elif unread:  # part of it could not be checked: neither clean nor the release's fault
+        outcome, failure = Outcome.ERROR, _unread(unread)
     elif errors:
         outcome = Outcome.STILL_BROKEN
     elif fixed:
@@ -167,7 +181,7 @@ def outcome_of(spec: str, done: Done[Task, Audited]) -> ConsumerResult:
         consumer.get("version"),
         data["provider"].get("baseline"),
         outcome,
-        None,
+        failure,
         findings,
         fixed,
         done.seconds,

@@ -19,11 +19,19 @@
 #       CACHEDIR.TAG first: the standard's signature line, then a comment naming drift-audit.
 #       That tag is what `drift-audit cache clear` looks for before it deletes anything
 #       (sources/cachedir.py), and what backup tools skip by.
-#   write_outputs([Output...])  the reports the user asked for: regular files only (never a
-#       device, FIFO, folder, or through a final symbolic link), each written to a temp file
-#       beside it and renamed into place, all staged before any is replaced (all or nothing);
-#       an existing file keeps its mode, and one with several hard links is rewritten in place
-#       so the links stay (as vim's `backupcopy=auto` does), the one case that is not atomic.
+#   write_outputs([Output...])  the reports the user asked for, and the consumer files --fix
+#       rewrites: regular files only (never a device, FIFO, folder, or through a final symbolic
+#       link), each written to a temp file beside it and renamed into place, all staged before
+#       any is replaced (all or nothing); an existing file keeps its mode, and a report with
+#       several hard links is rewritten in place so the links stay (as vim's
+#       `backupcopy=auto` does), the one case that is not atomic. A consumer file with several
+#       links is refused (`keep_links=False`: another link may be outside the consumer).
+#       SIGINT and SIGTERM are held while it runs: one that comes while files are staged
+#       stops the staging and removes every temp file; one that comes while they are renamed
+#       waits for the last rename (a short phase). Either way it is delivered once nothing is
+#       half done: Ctrl-C raises KeyboardInterrupt, SIGTERM ends the process as it would have.
+#       `refusal(output)` says beforehand why an output would be refused, so that --fix can
+#       leave that one file alone and write the others.
 # Refusals are `Refused`, an OSError whose strerror says why; callers turn OSErrors into their
 # own AuditError or treat them as a cache miss. The threat model assumes nothing changes these
 # folders while a run is under way; the fd-relative walk also holds against most races.
@@ -36,8 +44,10 @@ import errno
 import logging
 import os
 import shutil
+import signal
 import stat
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -530,38 +540,103 @@ def _remove_in(folder: _DirFd, name: str) -> None:
 
 @dataclass(frozen=True)
 class Output:
-    """One file the user asked for, and what goes in it.
+    """One file the user asked for (or --fix rewrites), and what goes in it.
 
-    `root`: the path came from the consumer's config, so it must stay inside this folder.
+    `root`: the path came from the consumer (its config, or a file --fix rewrites), so it
+    must stay inside this folder. `keep_links` False: a file with several hard links is
+    refused instead of rewritten in place (a consumer file's other link may be anywhere).
     """
 
     path: Path
     data: bytes
     root: Path | None = None
+    keep_links: bool = True
 
 
 def write_outputs(outputs: Sequence[Output]) -> None:
-    """Write every output, or none of them.
+    """Write every output, or none of them, SIGINT and SIGTERM held meanwhile (see the
+    module's header): a signal while staging leaves every file as it was and no temp file.
 
     Raises:
         Refused: a path that is not (or would not be) a regular file, or outside its root.
         OSError: a folder that does not exist or cannot be written.
     """
+    with _signals_held() as came:
+        _commit_all(_stage_all(outputs, came))
+
+
+def refusal(output: Output) -> str | None:
+    """Why write_outputs would refuse `output` as things are now (a link, not a regular
+    file, several hard links without `keep_links`, outside its root); None when it would
+    not (the write may still fail: a folder that is gone, a full disk)."""
+    try:
+        path, folder = _target(output)
+        try:
+            _existing(folder, path, keep_links=output.keep_links)
+        finally:
+            folder.close()
+    except Refused as exc:
+        return exc.strerror or "refused"
+    except OSError:
+        return None  # write_outputs says what is wrong
+    return None
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[list[int]]:
+    """SIGINT and SIGTERM recorded, not acted on, while the block runs; then the handlers put
+    back and each signal that came raised again. A signal the process ignores stays ignored;
+    off the main thread (which alone may set handlers) nothing is held."""
+    came: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield came
+        return
+    previous = {}
+    for number in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(number) not in (signal.SIG_IGN, None):
+            previous[number] = signal.signal(number, lambda signum, _: came.append(signum))
+    try:
+        yield came
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for signum in dict.fromkeys(came):
+            signal.raise_signal(signum)
+
+
+def _stage_all(outputs: Sequence[Output], came: list[int]) -> list[_Staged]:
+    """Every output staged in a temp file; none (every temp file removed) when a signal came
+    first or anything failed."""
     staged: list[_Staged] = []
     try:
         for output in outputs:
+            if came:
+                break
             staged.append(_stage(output))
     except BaseException:
-        for item in staged:
-            item.discard()
+        _discard(staged)
         raise
+    if came:
+        _discard(staged)
+        return []
+    return staged
+
+
+def _discard(staged: Sequence[_Staged]) -> None:
+    for item in staged:
+        item.discard()
+
+
+def _commit_all(staged: Sequence[_Staged]) -> None:
+    """Every staged output renamed into place (the ones after a failure discarded)."""
     for i, item in enumerate(staged):
         try:
             item.commit()
-        except OSError as exc:
-            for rest in staged[i + 1 :]:
-                rest.discard()
-            raise OSError(exc.errno, exc.strerror, str(item.path)) from exc
+        except BaseException as exc:
+            _discard(staged[i + 1 :])
+            if isinstance(exc, OSError):
+                raise OSError(exc.errno, exc.strerror, str(item.path)) from exc
+            raise
 
 
 @dataclass
@@ -600,16 +675,22 @@ def _stage(output: Output) -> _Staged:
         raise OSError(exc.errno, exc.strerror, str(output.path)) from exc
 
 
-def _stage_at(output: Output) -> _Staged:
+def _target(output: Output) -> tuple[Path, _DirFd]:
+    """The output's path (its folder's links resolved, for one kept inside a root) and its
+    folder, opened (the caller closes it)."""
     path = output.path
     if output.root is not None:
         parent = _inside(output.root, path.parent)
         if path.is_symlink():
             raise Refused(path, "a symbolic link; drift-audit does not write through links")
         path = parent / path.name
-    folder = _DirFd.open(path.parent) if _FD_WALK else _PathFolder(-1, path.parent)
+    return path, _DirFd.open(path.parent) if _FD_WALK else _PathFolder(-1, path.parent)
+
+
+def _stage_at(output: Output) -> _Staged:
+    path, folder = _target(output)
     try:
-        mode, in_place = _existing(folder, path)
+        mode, in_place = _existing(folder, path, keep_links=output.keep_links)
         if in_place:
             return _Staged(output.path, folder, path.name, output.data, None)
         temp = f".{path.name[:80]}.{os.urandom(6).hex()}.tmp"
@@ -628,7 +709,7 @@ def _stage_at(output: Output) -> _Staged:
     return _Staged(output.path, folder, path.name, output.data, temp)
 
 
-def _existing(folder: _DirFd, path: Path) -> tuple[int, bool]:
+def _existing(folder: _DirFd, path: Path, *, keep_links: bool) -> tuple[int, bool]:
     """(mode for the new file, rewrite in place?) from what `path` is now."""
     try:
         info = _lstat(folder, path.name)
@@ -638,6 +719,8 @@ def _existing(folder: _DirFd, path: Path) -> tuple[int, bool]:
         raise Refused(path, "a symbolic link; drift-audit does not write through links")
     if not stat.S_ISREG(info.st_mode):
         raise Refused(path, f"{describe(info.st_mode)}, not a regular file")
+    if info.st_nlink > 1 and not keep_links:
+        raise Refused(path, f"it has {info.st_nlink} hard links, and another may be anywhere")
     return stat.S_IMODE(info.st_mode) & 0o777, info.st_nlink > 1
 
 

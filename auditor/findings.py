@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from auditor.bind import compare
 from auditor.kinds import Kind
-from auditor.model import Action, Finding, Location, Status, SymbolKind, matrix_row
+from auditor.model import Action, Finding, Location, Lookup, Status, SymbolKind, matrix_row
 from auditor.provider.paths import bare
 from auditor.scan.imports import root_of
 
@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     )
 
 REMOVALS = (Kind.REMOVED_MODULE, Kind.REMOVED_SYMBOL)
+# an import that fails, or cannot be checked: the uses of what it binds are part of its finding
+IMPORT_FAILURES = (*REMOVALS, Kind.UNPARSABLE_PROVIDER)
 FOLDED = (Action.CALL, Action.ATTRIBUTE, Action.SUBCLASS)  # uses an import's failure covers
 CONTEXT_LINES = 2
 MAX_SITE_LINES = 12
@@ -190,7 +192,7 @@ class _Context:
                 continue
             self.imports[(check.site.location.path, check.site.target)] = check
             for version, verdict in check.targets:
-                if _removal(verdict.problems):
+                if any(p.kind in IMPORT_FAILURES for p in verdict.problems):
                     key = (check.site.location.path, version)
                     entry = (check.site.target, check.site.module_only)
                     self.failing.setdefault(key, set()).add(entry)
@@ -245,7 +247,7 @@ class _Context:
 def _with_uses(finding: Finding, site: Site, context: _Context) -> Finding:
     """A failing import's finding, with the lines of its file that use the name it binds
     (folded into it: the same root cause)."""
-    if site.action is not Action.IMPORT or finding.kind not in REMOVALS:
+    if site.action is not Action.IMPORT or finding.kind not in IMPORT_FAILURES:
         return finding
     lines = context.folded.get((site.location.path, site.target), set())
     lines.discard(site.location.line)
@@ -277,6 +279,8 @@ def _as_known(problem: Problem, baseline: Verdict | None) -> Problem:
 def _excused(site: Site, problem: Problem, version: str, context: _Context) -> bool:
     if context.dead_at(site, version):
         return True  # `if tornado.version_info < (5, 0): ...` does not run with 5.0
+    if problem.kind is Kind.UNPARSABLE_PROVIDER:  # nothing is raised, nothing is known
+        return site.action in FOLDED and context.covered_by_import(site, version)
     raised = _raises(site, problem)
     if raised is None:
         return False  # warnings and infos: nothing is raised, nothing can catch it
@@ -341,7 +345,8 @@ def _finding(check: SiteCheck, problem: Problem, versions: tuple[str, ...]) -> F
     last = dict(check.targets)[versions[-1]]
     before = check.baseline
     status = Status.NEW
-    if before is not None and _same_problem(problem, compare(site, None, before)):
+    unread = problem.kind is Kind.UNPARSABLE_PROVIDER  # nothing known failed: never "as before"
+    if before is not None and not unread and _same_problem(problem, compare(site, None, before)):
         status = Status.PREEXISTING
     return Finding(
         kind=problem.kind,
@@ -372,6 +377,8 @@ def _symbol(site: Site, target: Verdict, baseline: Verdict | None) -> str:
     the path as the consumer spells it that is gone, else where it was, else as named."""
     if target.symbol:
         return target.symbol
+    if target.resolution.status is Lookup.UNREADABLE:  # `missing` is the module not parsed
+        return baseline.symbol if baseline is not None and baseline.symbol else site.target
     if target.resolution.missing:
         return target.resolution.missing
     if baseline is not None and baseline.symbol:

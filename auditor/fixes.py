@@ -9,28 +9,36 @@
 # Safety is decided here where it depends on the source: dropping a keyword is safe only when
 # its value at the site is a literal equal to the baseline's default (it changed nothing);
 # otherwise the fix is unsafe and says so. A hint whose node cannot be found, or whose edit
-# would not apply cleanly, gives no fix: never a guess.
+# would not apply cleanly, gives no fix: never a guess. Nor does one whose new name no call or
+# import can write (a keyword such as `class`, `x y`: bind.is_keyword_name), nor one after
+# which the file would not parse as the audit parses it (scan/source.parse_source): the
+# finding stays, without a fix. fixfiles.py checks the text it writes once more.
 # Takes: findings and their files' text. Gives: findings with `fix` set; new file texts.
 """Fixes: libcst edits for findings whose repair is mechanical."""
 
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import replace
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from auditor.behaviour import NOT_LITERAL, literal_value, same_value
-from auditor.model import Edit, Fix, text_digest
+from auditor.bind import is_keyword_name
+from auditor.model import Edit, Fix, Unparsable, text_digest
+from auditor.scan.source import parse_source
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
 
     from auditor.model import Finding, FixHint
 
 log = logging.getLogger("drift_audit")
+_NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 # --------------------------------------------------------------------------- proposing
@@ -52,11 +60,15 @@ def propose(findings: Sequence[Finding], read: Callable[[str], str | None]) -> t
         source = _Source.parse(text)
         if source is None:
             continue
-        for i in indexes:
-            fix = source.fix_for(findings[i])
-            if fix is not None:
-                out[i] = replace(findings[i], fix=replace(fix, digest=text_digest(text)))
+        made = {i: (findings[i], fix) for i in indexes if (fix := source.fix_for(findings[i]))}
+        for i in source.parsing(module_path, made):
+            out[i] = replace(findings[i], fix=replace(made[i][1], digest=text_digest(text)))
     return tuple(out)
+
+
+def parses(path: str, text: str) -> bool:
+    """Whether `text` parses as the audit parses a consumer file."""
+    return not isinstance(parse_source(path, text), Unparsable)
 
 
 def apply(text: str, findings: Iterable[Finding], *, unsafe: bool) -> tuple[str, list[Finding]]:
@@ -131,6 +143,22 @@ class _Source:
                 if any(_alias_name(a) == name for a in node.names):
                     return statement, node
         return None
+
+    # ------------------------------------------------------------------ checking
+
+    def parsing(self, path: str, made: Mapping[int, tuple[Finding, Fix]]) -> list[int]:
+        """The keys of the fixes that leave the file parsing: all of them when the file with
+        every fix made parses (one parse), else each fix tried alone."""
+        if not made or parses(path, self._with(list(made.values()))):
+            return list(made)
+        return [i for i, pair in made.items() if parses(path, self._with([pair]))]
+
+    def _with(self, pairs: Sequence[tuple[Finding, Fix]]) -> str:
+        """The text with these fixes made: their edits, as the reports carry them, spliced
+        in (cheap); where edits overlap (fixes of nested calls compose), applied through the
+        tree, as --fix does."""
+        spliced = _spliced(self.text, [edit for _, fix in pairs for edit in fix.edits])
+        return spliced if spliced is not None else self.apply_all([f for f, _ in pairs])[0]
 
     # ------------------------------------------------------------------ one fix
 
@@ -237,14 +265,35 @@ class _Source:
 # --------------------------------------------------------------------------- edits
 
 
+def _spliced(text: str, edits: Sequence[Edit]) -> str | None:
+    """`text` with each edit's range replaced by its text; None when two ranges overlap or
+    one is not in the text. Lines end as the parser ends them (and libcst counts them)."""
+    starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
+    try:
+        spans = sorted(
+            (starts[e.line - 1] + e.column - 1, starts[e.end_line - 1] + e.end_column - 1, e.text)
+            for e in edits
+        )
+    except IndexError:
+        return None
+    if any(later[0] < earlier[1] for earlier, later in pairwise(spans)):
+        return None
+    parts, last = [], 0
+    for start, end, new in spans:
+        parts += [text[last:start], new]
+        last = end
+    return "".join([*parts, text[last:]])
+
+
 def _changed_call(call: cst.Call, hint: FixHint) -> tuple[cst.Call, bool, str] | None:
     """The call with the hint's repair, whether that is safe, and what it does."""
     args = list(call.args)
     if hint.action == "rename-keyword":
         index = _keyword_index(args, hint.old)
-        if index is None or _keyword_index(args, hint.new) is not None:
+        name = _name(hint.new)
+        if index is None or name is None or _keyword_index(args, hint.new) is not None:
             return None
-        args[index] = args[index].with_changes(keyword=cst.Name(hint.new))
+        args[index] = args[index].with_changes(keyword=name)
         return call.with_changes(args=args), hint.safe, f"pass {hint.new}= instead of {hint.old}="
     if hint.action == "drop-keyword":
         index = _keyword_index(args, hint.old)
@@ -261,11 +310,12 @@ def _changed_call(call: cst.Call, hint: FixHint) -> tuple[cst.Call, bool, str] |
     if hint.action == "keywordize":
         positional = [i for i, a in enumerate(args) if a.keyword is None and not a.star]
         targets = positional[hint.start : hint.start + len(hint.names)]
-        if len(targets) != len(hint.names):
+        names = [_name(name) for name in hint.names]
+        if len(targets) != len(hint.names) or None in names:
             return None
-        for index, name in zip(targets, hint.names, strict=True):
+        for index, name in zip(targets, names, strict=True):
             args[index] = args[index].with_changes(
-                keyword=cst.Name(name),
+                keyword=name,
                 equal=cst.AssignEqual(
                     whitespace_before=cst.SimpleWhitespace(""),
                     whitespace_after=cst.SimpleWhitespace(""),
@@ -304,11 +354,20 @@ def _alias_name(alias: cst.ImportAlias) -> str | None:
     return _dotted(alias.name)
 
 
-def _module_node(dotted: str) -> cst.Attribute | cst.Name:
-    parts = dotted.split(".")
-    node: cst.Attribute | cst.Name = cst.Name(parts[0])
-    for part in parts[1:]:
-        node = cst.Attribute(value=node, attr=cst.Name(part))
+def _name(value: str) -> cst.Name | None:
+    """The name as libcst writes it; None for one no code can write (bind.is_keyword_name)."""
+    return cst.Name(value) if is_keyword_name(value) else None
+
+
+def _module_node(dotted: str) -> cst.Attribute | cst.Name | None:
+    """`a.b.c` as an expression; None when a part is no name (`acme.class`)."""
+    head, *rest = dotted.split(".")
+    node: cst.Attribute | cst.Name | None = _name(head)
+    for part in rest:
+        name = _name(part)
+        if node is None or name is None:
+            return None
+        node = cst.Attribute(value=node, attr=name)
     return node
 
 
@@ -331,7 +390,8 @@ def _moved_import(
     """`from old import name [as alias]` -> `from new import name [as alias]`; with other
     names in the same import, those stay and a second line imports `name` from the new
     module, the alias kept."""
-    if isinstance(node.names, cst.ImportStar) or len(statement.body) != 1:
+    module = _module_node(new_module)
+    if isinstance(node.names, cst.ImportStar) or len(statement.body) != 1 or module is None:
         return None
     names = list(node.names)
     moving = [a for a in names if _alias_name(a) == name]
@@ -339,12 +399,12 @@ def _moved_import(
         return None
     alias = moving[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     if len(names) == 1:
-        return statement.with_changes(body=[node.with_changes(module=_module_node(new_module))])
+        return statement.with_changes(body=[node.with_changes(module=module)])
     staying = [a for a in names if a is not moving[0]]
     staying[-1] = staying[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     kept = statement.with_changes(body=[node.with_changes(names=staying)])
     added = cst.SimpleStatementLine(
-        body=[cst.ImportFrom(module=_module_node(new_module), names=[alias])],
+        body=[cst.ImportFrom(module=module, names=[alias])],
         leading_lines=[],
     )
     return cst.FlattenSentinel([kept, added])

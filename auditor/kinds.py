@@ -102,9 +102,15 @@ class Kind(Enum):
     )
     UNPARSABLE = KindSpec(
         "unparsable",
-        Severity.INFO,
+        Severity.ERROR,
         "this file could not be parsed; it was not scanned ({parameter})",
-        "A consumer file that could not be parsed.",
+        "A consumer file that could not be parsed: none of its calls were checked.",
+    )
+    UNPARSABLE_PROVIDER = KindSpec(
+        "unparsable-provider",
+        Severity.ERROR,
+        "{symbol} was not checked: the provider module {parameter} could not be parsed",
+        "A provider module a site needs could not be parsed: the site was not checked.",
     )
 
     @property

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import operator
 import re
+import sys
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -278,6 +279,7 @@ class Symbol:
     forward_unless: str | None = None  # ...unless the call passes this parameter
     forward_taken: tuple[str, ...] = ()  # keys it takes out of **kwargs by name (not passed on)
     forward_added: tuple[str, ...] = ()  # keys it puts in itself (passed on with the caller's)
+    compiled: bool = False  # known only by a stub: the C code may take more than it says
 
 
 class Lookup(str, Enum):
@@ -285,6 +287,8 @@ class Lookup(str, Enum):
     MISSING_MODULE = "missing-module"  # the module part of the path does not exist
     MISSING_NAME = "missing-name"  # the module exists; the name, attribute or method does not
     UNKNOWN = "unknown"  # cannot be known statically (dynamic __getattr__, external base...)
+    UNREADABLE = "unreadable"  # a module on the way could not be parsed (`missing` names it)
+    UNLISTED = "unlisted"  # not in a compiled module's stub: unknown, unless the baseline had it
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,6 +348,12 @@ class Fix:
     description: str
     edits: tuple[Edit, ...]
     digest: str = ""  # text_digest() of the file text the edits were made against
+
+
+def interpreter() -> str:
+    """The Python that parses: what `ast.parse` and griffe accept depends on it (3.12's
+    `type X = ...` is a syntax error to 3.11), so every kept parse product is keyed by it."""
+    return f"{sys.implementation.cache_tag}:{sys.version}"
 
 
 def text_digest(text: str) -> str:
@@ -407,6 +417,8 @@ class Finding:
         first = self.first_broken
         if first is None or self.kind.slug in ("unresolved", "unparsable"):
             return self.reason
+        if self.kind.slug == "unparsable-provider":  # nothing broke: nothing could be read
+            return f"{self.reason} (in {', '.join(self.broken_in)})"
         verb = "changed" if self.kind.slug in ("changed-default", "changed-return") else "broken"
         if self.first_audited is None:
             return f"{self.reason}; {verb} in {first}"
@@ -444,6 +456,8 @@ class ProviderInfo:
     name: str
     baseline: str | None
     targets: tuple[str, ...]
+    baseline_why: str | None = None  # how the baseline was inferred; None: given, or none
+    call_sites: int | None = None  # the consumer's sites into this provider (None: not counted)
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,7 +48,7 @@ from auditor.progress import Progress
 from auditor.provider import MemoizedProvider, ResolutionMemo
 from auditor.provider.paths import module_files
 from auditor.scan import ScanStore, scan_cached
-from auditor.sources import infer_baseline, open_index, resolve_consumer
+from auditor.sources import infer_baseline_why, open_index, resolve_consumer
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -271,8 +271,14 @@ def _audit(
         seconds=round(time.perf_counter() - run.started, 3),
     )
     providers = tuple(
-        ProviderInfo(name, _version(baselines[name]), tuple(str(r.version) for r in releases))
-        for name, releases in targets.items()
+        ProviderInfo(
+            name,
+            _version(baselines[name]),
+            tuple(str(r.version) for r in releases),
+            _why_inferred(baselines[name]),
+            len(checked.checks),
+        )
+        for (name, releases), checked in zip(targets.items(), audits, strict=True)
     )
     findings = tuple(_in_project(f, prefix) for f in collected.findings)
     if run.fixes and any(f.hint is not None for f in findings):
@@ -462,6 +468,10 @@ def _baselines(
     return {p: given[p] if p in given else _inferred(index, consumer, p) for p in providers}
 
 
+def _why_inferred(release: Release | None) -> str | None:
+    return release.extra.get("inferred") if release is not None else None
+
+
 def _named_spec(spec: str, providers: list[str]) -> str:
     """A bare version (`0.11.0`) names the one provider; with several it is ambiguous."""
     if not re.match(r"^\d", spec.strip()):
@@ -482,12 +492,13 @@ def _spec_name(spec: str) -> str | None:
 
 
 def _inferred(index: Index, consumer: Release, provider: str) -> Release | None:
-    version = infer_baseline(consumer, provider, index)
-    if version is None:
+    """The baseline the consumer implies (`extra["inferred"]` says why), or None."""
+    found = infer_baseline_why(consumer, provider, index)
+    if found is None:
         logger.info("no baseline for %s: every finding is absolute", provider)
         return None
-    logger.info("baseline %s==%s inferred from %s's metadata", provider, version, consumer.name)
-    return index.release(provider, version)
+    release = index.release(provider, found.version)
+    return replace(release, extra={**release.extra, "inferred": found.why})
 
 
 def _version(release: Release | None) -> str | None:

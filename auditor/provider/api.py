@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import griffe
 
+from auditor.deep import deeply
 from auditor.model import Lookup, Resolution, Signature, Symbol, SymbolKind
 from auditor.provider import classes, dynamic, exprs, forwards, functions, hooks, wrappers
 from auditor.provider.classes import Maker, Unknown
@@ -122,6 +123,25 @@ class _Bound:
     function: griffe.Function
 
 
+class Unreadable(Unknown):
+    """A provider module on a lookup's way could not be parsed: what the lookup asks is not
+    known, and a site that needs it is reported (`unparsable-provider`), never passed."""
+
+    def __init__(self, module: str, reason: str) -> None:
+        super().__init__(f"module {module} could not be parsed: {reason}")
+        self.module = module
+        self.reason = reason
+
+
+class Unlisted(Unknown):
+    """A name a compiled module's (or class's) stub does not list: unknown by itself (a stub
+    is a sketch of the C code), but a removal when the baseline's stub listed it."""
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(why)
+        self.path = path
+
+
 class ProviderAPI:
     """Answers lookups by dotted path against one provider release, loading modules lazily."""
 
@@ -203,6 +223,11 @@ class ProviderAPI:
         except _Missing as missing:
             status = Lookup.MISSING_MODULE if missing.module or module_only else Lookup.MISSING_NAME
             return Resolution(status, dotted, missing=missing.path)
+        except Unreadable as unreadable:
+            why = unreadable.reason
+            return Resolution(Lookup.UNREADABLE, dotted, missing=unreadable.module, detail=why)
+        except Unlisted as unlisted:
+            return Resolution(Lookup.UNLISTED, dotted, missing=unlisted.path, detail=str(unlisted))
         except Unknown as unknown:
             return Resolution(Lookup.UNKNOWN, dotted, detail=str(unknown))
         except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError) as error:
@@ -268,7 +293,7 @@ class ProviderAPI:
         """The visited module `name`, or None when the release has no such module."""
         self._merge(frozenset((name,)))
         if name in self.load_errors:
-            raise Unknown(f"module {name} could not be parsed")
+            raise Unreadable(name, self.load_errors[name])
         if name in self._modules:
             return self._modules[name]
         self._modules[name] = None  # guards against re-entry while loading
@@ -294,18 +319,11 @@ class ProviderAPI:
                     # `"\d"` in a provider's source warns; under -W error that must not make
                     # the module unreadable (and be memoized as unknown)
                     warnings.simplefilter("ignore")
-                    module = griffe.visit(
-                        short,
-                        filepath,  # type: ignore[arg-type]
-                        code,
-                        parent=parent,
-                        modules_collection=self._collection,
-                        lines_collection=self._lines,
-                    )
+                    module = deeply(self._griffe_visit, short, filepath, code, parent)
             except Exception as error:  # a provider file that cannot be decoded or visited
                 self.load_errors[name] = f"{type(error).__name__}: {error}"
                 logger.warning("provider module %s could not be read: %s", name, error)
-                raise Unknown(f"module {name} could not be parsed") from error
+                raise Unreadable(name, self.load_errors[name]) from error
             self._attach(module, parent)
             self.prefetch(_alias_targets(module, self._wanted))
             return module
@@ -314,6 +332,20 @@ class ProviderAPI:
             self._attach(module, parent)
             return module
         return None
+
+    def _griffe_visit(
+        self, short: str, filepath: PurePosixPath, code: str, parent: griffe.Module | None
+    ) -> griffe.Module:
+        """griffe's visit of one module's source: nothing is kept of a visit cut short (by
+        RecursionError: deep.py visits again on a deep stack)."""
+        return griffe.visit(
+            short,
+            filepath,  # type: ignore[arg-type]
+            code,
+            parent=parent,
+            modules_collection=self._collection,
+            lines_collection=self._lines,
+        )
 
     def _attach(self, module: griffe.Module, parent: griffe.Module | None) -> None:
         if parent is None:
@@ -433,6 +465,8 @@ class ProviderAPI:
         found, undecided = self._from_wildcards(module, name, depth)
         if found is not None:
             return found
+        if undecided is None and _from_stub(module):  # a compiled module's stub: a sketch
+            raise Unlisted(path, f"{module.path} is compiled; its stub may not list {name}")
         if undecided is None:
             return self._served(module, name, path, depth)
         try:  # a wildcard source could not say: only the module's own machinery can decide
@@ -538,6 +572,8 @@ class ProviderAPI:
         member = cls.members.get(name)
         if member is not None:
             return self._follow(member, depth)
+        if cls.overloads.get(name):  # a stub's @overload set: griffe keeps it aside
+            return _Overloads(f"{cls.path}.{name}")
         for base in self._bases(cls, depth):
             if base is None:
                 raise Unknown(f"{cls.path} has a base that cannot be resolved statically")
@@ -555,6 +591,8 @@ class ProviderAPI:
             raise Unknown(f"{cls.path} has decorators or __init_subclass__ that may add {name}")
         if classes.metaclass_expr(cls) is not None and not on_class:
             self._metaclass(cls, depth)  # one that cannot be followed may add anything
+        if _from_stub(cls):  # a compiled class: its stub may leave out what the type has
+            raise Unlisted(path, f"{cls.path} is compiled; its stub may not list {name}")
         raise _Missing(path, module=False)
 
     def _metaclass_member(self, cls: griffe.Class, name: str, path: str, depth: int) -> Any:
@@ -765,7 +803,7 @@ class ProviderAPI:
             return Symbol(
                 obj.path, SymbolKind.CLASS, signature, why, deprecated, params,
                 forwards=onward[0], forward_unless=onward[1], forward_taken=onward[2],
-                forward_added=onward[3],
+                forward_added=onward[3], compiled=_from_stub(obj),
             )  # fmt: skip
         if isinstance(obj, (griffe.Function, _Bound)):
             return self._function_symbol(obj, deprecated)
@@ -787,6 +825,7 @@ class ProviderAPI:
         return Symbol(
             function.path, SymbolKind.FUNCTION, found.signature, found.why, deprecated, params,
             renamed, found.positional_limit, self._reconstructs(function), *onward,
+            compiled=_from_stub(function),
         )  # fmt: skip
 
     def _forward(self, function: griffe.Function) -> Forwarded:
@@ -1040,6 +1079,14 @@ class _Context:
 
 
 # ---------------------------------------------------------------------- helpers (pure)
+
+
+def _from_stub(obj: griffe.Object) -> bool:
+    """Whether a module or class is known only by a `.pyi` stub: a module with no Python
+    source (a compiled one: candidates() read a stub only then). What a stub leaves out
+    may still be there at run time (torch's `_C`: private names, aliases the C argument
+    parser takes), so it is unknown, never missing."""
+    return str(obj.filepath or "").endswith(".pyi")
 
 
 def _canonical(module: griffe.Module, name: str) -> str:

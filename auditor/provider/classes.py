@@ -138,8 +138,12 @@ def constructor(cls: griffe.Class, ctx: ClassContext, depth: int = 0) -> Signatu
     if depth > MAX_DEPTH:
         raise Unknown("class hierarchy too deep")
     maker = _decorator_maker(cls, ctx)
+    if cls.overloads.get("__init__") or cls.overloads.get("__new__"):
+        raise Unknown(f"{cls.path}: its constructor is an @overload set in a stub")
     own_init = cls.members.get("__init__")
     own_new = cls.members.get("__new__")
+    if own_init is None and own_new is None and _compiled(cls):
+        raise Unknown(f"{cls.path} is compiled; its stub does not say how it is constructed")
     if own_new is not None:
         return _with_new(cls, ctx.init_signature(ctx.follow(own_new)), own_init, ctx, depth)
     if own_init is not None:
@@ -169,6 +173,11 @@ def _with_new(
     if _takes_anything(new) or str(new) == str(init):
         return init
     raise Unknown(f"{cls.path}: __new__ and __init__ take different arguments")
+
+
+def _compiled(cls: griffe.Class) -> bool:
+    """A class known only by a stub (a compiled type): object's `()` is no guess to make."""
+    return str(cls.filepath or "").endswith(".pyi")
 
 
 def _takes_anything(signature: Signature) -> bool:

@@ -24,7 +24,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from auditor.files import Confined, confined
-from auditor.model import Lookup, Param, ParamKind, Resolution, Signature, Symbol, SymbolKind
+from auditor.model import (
+    Lookup,
+    Param,
+    ParamKind,
+    Resolution,
+    Signature,
+    Symbol,
+    SymbolKind,
+    interpreter,
+)
 from auditor.provider.paths import candidates, module_files
 
 if TYPE_CHECKING:
@@ -41,8 +50,9 @@ Deps = tuple[tuple[str, str], ...]  # (module name, digest of its file) sorted
 
 @lru_cache(maxsize=1)
 def analysis_version() -> str:
-    """A hash of the provider analysis code: memo entries never outlive a change to it."""
-    digest = hashlib.sha256()
+    """A hash of the provider analysis code and of the Python running it: memo entries never
+    outlive a change to the code, nor serve another Python (model.interpreter)."""
+    digest = hashlib.sha256(interpreter().encode())
     here = Path(__file__).parent
     for path in sorted([*here.glob("*.py"), here.parent / "model.py"]):
         digest.update(path.read_bytes())
@@ -361,6 +371,7 @@ def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
         "forward_unless": symbol.forward_unless,
         "forward_taken": list(symbol.forward_taken),
         "forward_added": list(symbol.forward_added),
+        "compiled": symbol.compiled,
         "returns": None if signature is None else signature.returns,
         "params": None
         if signature is None
@@ -389,4 +400,5 @@ def _symbol_from_json(data: dict[str, Any]) -> Symbol:
         forward_unless=data.get("forward_unless"),
         forward_taken=tuple(data.get("forward_taken", ())),
         forward_added=tuple(data.get("forward_added", ())),
+        compiled=data.get("compiled") is True,
     )

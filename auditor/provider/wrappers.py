@@ -355,16 +355,24 @@ def _renames(
 def _name_pairs(
     old: ast.expr, new: ast.expr, wrapper: ast.AST, closure: dict[str, Any]
 ) -> list[tuple[str, str]] | None:
-    """`kwargs["new"] = kwargs.pop("old")`, or the same over `for old, new in m.items()`."""
+    """`kwargs["new"] = kwargs.pop("old")`, or the same over `for old, new in m.items()`.
+    Names are strings as the provider wrote them: `kwargs[1]` (which makes the call fail) is
+    not followed; one that no call can write as `new=` (`class`, `x y`) is kept, as it runs
+    (bind.is_keyword_name keeps it out of any fix)."""
     if isinstance(old, ast.Constant) and isinstance(new, ast.Constant):
-        return [(str(old.value), str(new.value))]
+        return _strings([(old.value, new.value)])
     if isinstance(old, ast.Name) and isinstance(new, ast.Name):
         for node in ast.walk(wrapper):
             if isinstance(node, ast.For) and _loop_names(node.target) == (old.id, new.id):
                 mapping = _mapping_of(node.iter, closure)
-                if mapping is None:
-                    return None
-                return [(str(k), str(v)) for k, v in mapping.items()]
+                return None if mapping is None else _strings(list(mapping.items()))
+    return None
+
+
+def _strings(pairs: list[tuple[Any, Any]]) -> list[tuple[str, str]] | None:
+    """The pairs when every name is a string; None otherwise."""
+    if all(isinstance(a, str) and isinstance(b, str) for a, b in pairs):
+        return [(str(a), str(b)) for a, b in pairs]
     return None
 
 

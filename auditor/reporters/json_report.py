@@ -90,7 +90,16 @@ def to_dict(report: Report) -> dict[str, Any]:
 
 
 def _provider_dict(provider: ProviderInfo) -> dict[str, Any]:
-    return {"name": provider.name, "baseline": provider.baseline, "targets": list(provider.targets)}
+    data: dict[str, Any] = {
+        "name": provider.name,
+        "baseline": provider.baseline,
+        "targets": list(provider.targets),
+    }
+    if provider.baseline_why is not None:
+        data["baseline_inferred"] = provider.baseline_why
+    if provider.call_sites is not None:
+        data["call_sites"] = provider.call_sites
+    return data
 
 
 def _audit_extras(report: Report) -> dict[str, Any]:
@@ -367,6 +376,8 @@ def _provider(data: Mapping[str, Any]) -> ProviderInfo:
         name=_get(data, "name", str, where),
         baseline=_get(data, "baseline", _OPT_STR, where),
         targets=_strings(_get(data, "targets", list, where), f"{where}.targets"),
+        baseline_why=_get_extra(data, "baseline_inferred", _OPT_STR, where, None),
+        call_sites=_get_extra(data, "call_sites", (int, type(None)), where, None),
     )
 
 

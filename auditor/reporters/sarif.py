@@ -44,10 +44,17 @@ _CONSEQUENCE = {
     Severity.WARNING: "Against the target release the code may run but behave differently.",
     Severity.INFO: "Not a failure by itself; worth a look before upgrading.",
 }
+_UNCHECKED = "What it holds was not checked, so it fails the gate unless the kind is ignored."
 _SUPPRESSIONS = {
     Status.SUPPRESSED: {"kind": "inSource", "justification": "# drift-audit: ignore comment"},
     Status.BASELINED: {"kind": "external", "justification": "recorded in the baseline file"},
 }
+
+
+def _consequence(kind: Kind) -> str:
+    if kind in (Kind.UNPARSABLE, Kind.UNPARSABLE_PROVIDER):
+        return _UNCHECKED
+    return _CONSEQUENCE[kind.severity]
 
 
 def render(report: Report, *, color: bool = False) -> str:
@@ -92,7 +99,7 @@ def rule(kind: Kind) -> dict[str, Any]:
         "id": kind.slug,
         "name": camel_case(kind.slug),
         "shortDescription": {"text": kind.summary},
-        "fullDescription": {"text": f"{kind.summary} {_CONSEQUENCE[kind.severity]}"},
+        "fullDescription": {"text": f"{kind.summary} {_consequence(kind)}"},
     }
     url = kinddocs.docs_url(kind)
     if url is not None:

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from auditor.deep import deeply
 from auditor.errors import UnreadableError
 from auditor.model import (
     ConsumerScan,
@@ -360,7 +361,7 @@ class _Sources:
         """A file parsed and walked (in this process or a forked one), its facts kept."""
         text = self.texts[path]
         assert isinstance(text, str)
-        outcome = self._walk(path, parse_source(path, text))
+        outcome = walk_file(path, text, self.lines[path], self.roots)
         if self._kept is not None:
             self._kept.save(self._keys[path], path, outcome)
         return outcome
@@ -386,10 +387,20 @@ class _Sources:
             gates=gates,
         )
 
-    def _walk(self, path: str, parsed: ast.Module | Unparsable) -> FileFacts | Unparsable:
-        if isinstance(parsed, Unparsable):
-            return parsed
-        return _walk_file(path, parsed, self.lines[path], self.roots)
+
+def walk_file(
+    path: str, text: str, lines: tuple[str, ...], providers: frozenset[str]
+) -> FileFacts | Unparsable:
+    """One file parsed as Python would parse it (what its parser refuses is unparsable), then
+    walked, on a deep stack when its nesting needs one (deep.py): what Python reads, the walk
+    reads; a file it still cannot walk is unparsable, which fails the gate."""
+    parsed = parse_source(path, text)
+    if isinstance(parsed, Unparsable):
+        return parsed
+    try:
+        return deeply(_walk_file, path, parsed, lines, providers)
+    except RecursionError:
+        return Unparsable(path, "RecursionError: nested too deeply to analyse")
 
 
 def _walk_file(
@@ -410,10 +421,7 @@ def _walk_file(
         Scope("module", module, module),
     )
     facts.definitions.append(Definition(module, "module", _whole_file(path, lines)))
-    try:
-        return Walker(facts, providers, stub=path.endswith(".pyi")).run(parsed)
-    except RecursionError:
-        return Unparsable(path, "RecursionError: nested too deeply to analyse")
+    return Walker(facts, providers, stub=path.endswith(".pyi")).run(parsed)
 
 
 def _refuse_unreadable(tree: SourceTree, exclude: Sequence[str]) -> None:

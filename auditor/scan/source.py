@@ -2,15 +2,17 @@
 #
 # Owns: which walked paths are scanned (exclude globs, `.pyi` next to a `.py`), the dotted
 # module name of a path, splitting text into lines the way the parser numbers them, parsing
-# (bad code becomes model.Unparsable, never an exception; the parser's warnings are
-# silenced), and the inline suppression
-# comments `# drift-audit: ignore[slug, ...]`, found with tokenize so strings never count.
+# (what Python's parser refuses becomes model.Unparsable, never an exception, but for a
+# MemoryError that is a shortage, not the parser's limit; the parser's warnings are
+# silenced), and the inline suppression comments `# drift-audit: ignore[slug, ...]`, found
+# with tokenize so strings never count.
 # Takes: posix paths relative to the import root and their text.
 # Gives: plain values to scan.consumer.
 from __future__ import annotations
 
 import ast
 import io
+import mmap
 import re
 import tokenize
 import warnings
@@ -25,6 +27,10 @@ if TYPE_CHECKING:
 _NEWLINES = re.compile(r"\r\n|\r|\n")
 _SUPPRESS = re.compile(r"#\s*drift-audit:\s*ignore\b(?:\[([^\]]*)\])?")
 _GLOB_CHARS = frozenset("*?[")
+# What Python 3.12+ says when its parser, not the machine, runs out (3.10 and 3.11 say
+# nothing: a MemoryError there may be either, and is taken as a shortage)
+_PARSER_OVERFLOW = "too complex to parse"
+PARSE_BYTES_PER_CHAR = 1024  # twice what ast.parse of a long tuple peaks at (tracemalloc)
 _OTHER_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
 
@@ -98,8 +104,28 @@ def parse_source(path: str, text: str) -> ast.Module | Unparsable:
     except ValueError as exc:  # NUL bytes (older Pythons)
         line, column = _position_of(text, "\0")
         return Unparsable(path, f"ValueError: {exc}", line, column)
-    except (RecursionError, MemoryError) as exc:
-        return Unparsable(path, f"{type(exc).__name__}: nested too deeply to parse")
+    except MemoryError as exc:
+        if not _parser_gave_up(exc, text):  # a shortage says nothing of the file: the
+            raise MemoryError(f"parsing {path}") from exc  # audit cannot run (exit 2)
+        return Unparsable(path, "MemoryError: nested too deeply for Python's parser")
+    except RecursionError as exc:  # at the caller's stack, as Python parses an import
+        return Unparsable(path, f"RecursionError: {exc}")
+
+
+def _parser_gave_up(exc: MemoryError, text: str) -> bool:
+    """Whether ast.parse's MemoryError is the parser's own limit on nesting, not a shortage.
+    Python 3.12+ says which; 3.10 and 3.11 say nothing either way, and then the address space
+    a parse of this size could need is asked for (mapped, never touched): had the parser run
+    out of memory, that would fail too."""
+    if _PARSER_OVERFLOW in str(exc):
+        return True
+    if exc.args:
+        return False
+    try:
+        mmap.mmap(-1, PARSE_BYTES_PER_CHAR * len(text) + mmap.PAGESIZE).close()
+    except (OSError, MemoryError, OverflowError, ValueError):
+        return False
+    return True
 
 
 def _position_of(text: str, char: str) -> tuple[int, int]:

@@ -35,9 +35,10 @@ MAX_BYTES = 512 << 20
 
 @lru_cache(maxsize=1)
 def scan_version() -> str:
-    """A hash of the code a scan depends on: a kept scan never outlives a change to it."""
+    """A hash of the code a scan depends on and of the Python running it (model.interpreter):
+    a kept scan never outlives a change to either, nor serves another Python."""
     here = Path(__file__).resolve().parent
-    digest = hashlib.sha256(str(FORMAT).encode())
+    digest = hashlib.sha256(f"{FORMAT}\0{model.interpreter()}".encode())
     files = [
         *here.glob("*.py"),
         *(here.parent / "provider").glob("*.py"),

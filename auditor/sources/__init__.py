@@ -58,13 +58,14 @@ class Release:
 # neither; replay.py). Those modules import `Release` from this package.
 _LAZY = {
     "infer_baseline": "auditor.sources.consumer",
+    "infer_baseline_why": "auditor.sources.consumer",
     "resolve_consumer": "auditor.sources.consumer",
     "Index": "auditor.sources.index",
     "open_index": "auditor.sources.index",
 }
 
 if TYPE_CHECKING:
-    from auditor.sources.consumer import infer_baseline, resolve_consumer
+    from auditor.sources.consumer import infer_baseline, infer_baseline_why, resolve_consumer
     from auditor.sources.index import Index, open_index
 
 
@@ -82,6 +83,7 @@ __all__ = [
     "Release",
     "SourceTree",
     "infer_baseline",
+    "infer_baseline_why",
     "open_index",
     "resolve_consumer",
 ]

@@ -4,8 +4,9 @@
 #       distribution or import name, through importlib.metadata only, never importing it; a
 #       requirement from the index) into a Release whose tree decodes strictly, and
 #       `infer_baseline` (an `==` pin on the provider in the consumer's Requires-Dist, extras
-#       included; else the lowest release on the index that satisfies its lower bound; else
-#       the provider installed alongside; else None).
+#       included; else, for a release from the index, the newest provider release uploaded
+#       before it, within its requirement; else the lowest release on the index that
+#       satisfies its lower bound; else the provider installed alongside; else None).
 # Takes: the CLI's CONSUMER text and an Index. Gives: a Release; a version string or None.
 """Consumers: folders, installed distributions and index releases; the inferred baseline."""
 
@@ -14,13 +15,15 @@ from __future__ import annotations
 import json
 import logging
 import re
-from dataclasses import replace
+import time
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from packaging.markers import UndefinedComparison, UndefinedEnvironmentName
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 from auditor.errors import AuditError, BadSpecError, ConsumerNotFoundError
 from auditor.sources import Release
@@ -176,8 +179,24 @@ def _top_name(path: str) -> str:
 # --------------------------------------------------------------------------- baseline
 
 
+@dataclass(frozen=True)
+class Inferred:
+    """A baseline the consumer's own data implies, and why (said on stderr)."""
+
+    version: str
+    why: str
+
+
 def infer_baseline(consumer: Release, provider: str, index: Index) -> str | None:
     """The provider version the consumer declares it works with, or None when it says nothing."""
+    found = infer_baseline_why(consumer, provider, index)
+    return found.version if found is not None else None
+
+
+def infer_baseline_why(consumer: Release, provider: str, index: Index) -> Inferred | None:
+    """The release the consumer was made against: an exact pin in its requirements; else, for
+    a release from the index, the newest provider release uploaded before it (within its
+    requirement); else the lowest release its lower bound admits; else the one installed."""
     name = _provider_name(provider)
     reqs = [r for r in _parse_all(consumer.requires) if canonicalize_name(r.name) == name]
     here = [r for r in reqs if _holds_here(r)]
@@ -187,13 +206,43 @@ def infer_baseline(consumer: Release, provider: str, index: Index) -> str | None
     reqs = here or reqs
     for req in reqs:
         if (pin := exact_pin(req.specifier)) is not None:
-            return pin
+            return Inferred(pin, f"{consumer.name} pins {req.name}=={pin}")
+    published = _published_against(consumer, name, reqs, index)
+    if published is not None:
+        return published
     for req in reqs:
         if _has_lower_bound(req.specifier) and (
             found := _lowest_release(req.specifier, name, index)
         ):
-            return found
-    return _installed_version(name)
+            return Inferred(found, f"the lowest release {consumer.name}'s {req} admits")
+    installed = _installed_version(name)
+    return Inferred(installed, "the version installed here") if installed else None
+
+
+def _published_against(
+    consumer: Release, name: str, reqs: list[Requirement], index: Index
+) -> Inferred | None:
+    """For a consumer release from the index: the newest provider release uploaded before
+    it, inside one of its requirements (the index gives upload times: PEP 700)."""
+    if consumer.origin != "index" or consumer.version is None:
+        return None
+    try:
+        when = index.uploaded(consumer.name, consumer.version)
+        if when is None:
+            return None
+        specifiers: list[SpecifierSet | None] = [r.specifier for r in reqs] or [None]
+        found = [v for s in specifiers if (v := index.newest_before(name, when, s)) is not None]
+    except AuditError as exc:
+        log.info("no upload times for %s (%s): the baseline comes from its metadata", name, exc)
+        return None
+    if not found:
+        return None
+    version = max(found, key=Version)
+    day = time.strftime("%Y-%m-%d", time.gmtime(when))
+    bounds = sorted({f"{name}{r.specifier}" for r in reqs if str(r.specifier)})
+    within = f", within {' or '.join(bounds)}" if bounds else ""
+    why = f"the newest release uploaded before {consumer.name} {consumer.version} ({day}){within}"
+    return Inferred(version, why)
 
 
 _EXTRA = re.compile(r"""extra\s*==\s*['"]([^'"]+)['"]""")

@@ -204,6 +204,30 @@ class Index:
         _, files = self._project(canonicalize_name(name))
         return [v for v in _available(files) if pre or not Version(v).is_prerelease]
 
+    def uploaded(self, name: str, version: str) -> float | None:
+        """When a release was first uploaded (its earliest file, PEP 700), if the index says."""
+        _, files = self._project(canonicalize_name(name))
+        times = [f.upload_time for f in files if same_version(f.version, version)]
+        known = [t for t in times if t is not None]
+        return min(known) if known and len(known) == len(times) else None
+
+    def newest_before(
+        self, name: str, when: float, specifier: SpecifierSet | None = None
+    ) -> str | None:
+        """The newest final release (not yanked) whose every file was uploaded before `when`
+        and that `specifier` admits: what a release published at `when` was made against."""
+        _, files = self._project(canonicalize_name(name))
+        first: dict[str, float] = {}
+        for file in files:
+            if file.yanked or file.upload_time is None:
+                continue
+            first[file.version] = min(first.get(file.version, file.upload_time), file.upload_time)
+        candidates = [v for v, t in first.items() if t < when and not Version(v).is_prerelease]
+        if specifier is not None:
+            candidates = list(specifier.filter(candidates))
+        ordered = sort_versions(set(candidates))
+        return ordered[-1] if ordered else None
+
     # ----------------------------------------------------------------------- matching
 
     def _matching(self, name: str, specifier: SpecifierSet, *, pre: bool) -> list[str]:

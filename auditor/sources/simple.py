@@ -20,6 +20,7 @@ import json
 import logging
 import re
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
@@ -57,6 +58,7 @@ class DistFile:
     size: int | None = None  # bytes, when the index says (PEP 700)
     core_metadata: bool = False  # `<url>.metadata` holds the file's METADATA (PEP 658/714)
     core_metadata_sha256: str | None = None  # that file's sha256, when the index gives it
+    upload_time: float | None = None  # seconds since the epoch, when the index says (PEP 700)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,13 +71,14 @@ class DistFile:
             "size": self.size,
             "core_metadata": self.core_metadata,
             "core_metadata_sha256": self.core_metadata_sha256,
+            "upload_time": self.upload_time,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any], index_url: str) -> DistFile:
         """A row of the page cache; ValueError when a field is not what to_json writes, or
         the URL is one the index may not name (see `allowed_file_url`)."""
-        if not isinstance(data, dict) or set(data) not in (set(_FIELDS), set(_OLD_FIELDS)):
+        if not isinstance(data, dict) or set(data) not in _ROW_SHAPES:
             raise ValueError("not a page cache row")
         texts = ("filename", "url", "version")
         if not all(isinstance(data[k], str) for k in texts):
@@ -93,11 +96,38 @@ class DistFile:
             raise ValueError("core_metadata is not a boolean")
         if not _sha256_or_none(data.get("core_metadata_sha256")):
             raise ValueError("core_metadata_sha256 is malformed")
+        if _seconds(data.get("upload_time")) != data.get("upload_time"):
+            raise ValueError("upload_time is not a time")
         return cls(**data)
 
 
 _OLD_FIELDS = ("filename", "url", "version", "sha256", "requires_python", "yanked", "size")
-_FIELDS = (*_OLD_FIELDS, "core_metadata", "core_metadata_sha256")  # rows before PEP 658: old
+_PEP658_FIELDS = (*_OLD_FIELDS, "core_metadata", "core_metadata_sha256")  # rows before 658: old
+_FIELDS = (*_PEP658_FIELDS, "upload_time")  # rows written before upload times: PEP 658's
+_ROW_SHAPES = (set(_FIELDS), set(_PEP658_FIELDS), set(_OLD_FIELDS))
+_LATEST_UPLOAD = 4102444800.0  # 2100-01-01: a time past it is not an upload time
+
+
+def _seconds(value: object) -> float | None:
+    """An upload time kept in the page cache: a number of seconds, or None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if 0 <= value < _LATEST_UPLOAD else None
+
+
+def _upload_time(value: object) -> float | None:
+    """PEP 700's `upload-time` (ISO 8601, UTC, `Z`), as seconds; None when absent or odd."""
+    if not isinstance(value, str) or len(value) > 40:
+        return None
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return _seconds(when.timestamp())
+
+
 _HEX64 = frozenset("0123456789abcdef")
 
 
@@ -222,6 +252,7 @@ def _from_json_item(item: object, base_url: str) -> DistFile | object | None:
         size=size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None,
         core_metadata=served,
         core_metadata_sha256=metadata_sha256,
+        upload_time=_upload_time(item.get("upload-time")),
     )
 
 

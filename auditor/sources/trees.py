@@ -4,7 +4,8 @@
 #       import names or to an explicit file list; only regular files no bigger than the
 #       per-file limit are read, so a FIFO or /dev/zero named x.py is "no file", not a hang),
 #       source decoding (PEP 263 cookies, BOM; `strict` for a consumer's tree: bytes Python
-#       could not decode raise UnicodeDecodeError, which the scan reports as unparsable),
+#       could not decode raise UnicodeDecodeError, which the scan reports as unparsable; the
+#       encoding a fixed file is written back in, source_encoding),
 #       finding top-level import names, and reading METADATA / PKG-INFO / pyproject.toml /
 #       top_level.txt as text.
 # Takes: paths. Gives: FolderTree, Metadata, import names. Never imports or runs what it reads.
@@ -235,6 +236,15 @@ def decode_source(data: bytes, *, strict: bool = False) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         why = f"{exc.reason} at line {line} (byte 0x{data[exc.start]:02x}, read as {encoding})"
         raise UnicodeDecodeError(exc.encoding, data, exc.start, exc.end, why) from None
+
+
+def source_encoding(data: bytes) -> str:
+    """The encoding decode_source reads `data` in: `utf-8-sig` after a BOM (encoding with it
+    writes the BOM back), a coding cookie's, else `utf-8`."""
+    try:
+        return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    except SyntaxError:
+        return "utf-8"
 
 
 def find_import_names(

@@ -16,8 +16,8 @@
                   `.metadata` saying it requires acme, so it is found), or its RECORD lies
                   about a module's sha256
   and a few whose wheel holds a module that is not valid Python beside clean ones: an audit
-  reports that file as `unparsable` (info) and goes on, so their outcome is
-  UNPARSABLE_OUTCOME (clean; `uses` names "unparsable-module").
+  reports that file as `unparsable` and goes on, and their outcome is UNPARSABLE_OUTCOME
+  (error: not fully checked, never clean; `uses` names "unparsable-module").
   Some consumers' pages advertise `<wheel>.metadata` (PEP 658), the others not.
 - a handful of projects that do NOT depend on acme (`World.non_dependents`): no requirement,
   a requirement on another project, one whose older release required acme but whose newest
@@ -59,7 +59,7 @@ CLEAN = "clean"
 ERROR = "error"
 OUTCOMES = (REGRESSED, STILL_BROKEN, FIXED, CLEAN, ERROR)  # auditor.model.Outcome's values
 UNPARSABLE = "unparsable"  # a plan slot, not an outcome: a consumer with a broken module
-UNPARSABLE_OUTCOME = CLEAN  # an unparsable file is an info finding; the audit carries on
+UNPARSABLE_OUTCOME = ERROR  # an unparsable file was not checked: never a clean consumer
 
 ACME_1 = {
     "acme/__init__.py": (

@@ -164,8 +164,8 @@ def test_reports_carry_each_fix(consumer: Path, tmp_path: Path) -> None:
 
 def test_fix_needs_a_folder_and_an_unchanged_file(consumer: Path, tmp_path: Path) -> None:
     from auditor import pipeline
-    from auditor.cli import fixed_files
     from auditor.errors import AuditError
+    from auditor.fixfiles import fixed_files
 
     report = pipeline.audit(
         str(consumer / "widget"),

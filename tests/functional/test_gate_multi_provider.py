@@ -68,10 +68,15 @@ def test_two_providers_are_audited_in_one_run_and_merged(tmp_path: Path) -> None
     assert result.exit_code == 1, result.output
     data = json.loads(result.stdout)
     assert reported(data) == expected()
-    assert data["provider"] == {"name": "acme", "baseline": "0.1", "targets": ["0.2"]}
+    assert data["provider"] == {
+        "name": "acme",
+        "baseline": "0.1",
+        "targets": ["0.2"],
+        "call_sites": 5,
+    }
     assert data["providers"] == [
-        {"name": "acme", "baseline": "0.1", "targets": ["0.2"]},
-        {"name": "bolt", "baseline": "1.0", "targets": ["2.0"]},
+        {"name": "acme", "baseline": "0.1", "targets": ["0.2"], "call_sites": 5},
+        {"name": "bolt", "baseline": "1.0", "targets": ["2.0"], "call_sites": 4},
     ]
     keys = [(f["path"], f["line"], f["column"], f["kind"]) for f in data["findings"]]
     assert keys == sorted(keys)

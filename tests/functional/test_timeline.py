@@ -88,7 +88,12 @@ def test_two_direct_references_are_a_timeline_oldest_first(world: Path) -> None:
     result = run_cli(world, *args, "--format", "json")
     assert result.exit_code == 1, result.output
     data = json.loads(result.stdout)
-    assert data["provider"] == {"name": "acme", "baseline": "0.1", "targets": ["0.2", "0.3"]}
+    assert data["provider"] == {
+        "name": "acme",
+        "baseline": "0.1",
+        "targets": ["0.2", "0.3"],
+        "call_sites": 4,
+    }
     assert data["providers"] == [data["provider"]]
     found = {(f["kind"], f["line"]): (f["broken_in"], f["first_broken"]) for f in data["findings"]}
     assert found == {

@@ -70,6 +70,7 @@ class FakeIndex:
     lying_metadata: set[str] = field(default_factory=set)  # .metadata listed with a wrong sha256
     metadata_key: str = "core-metadata"  # or PEP 658's older "dist-info-metadata"
     page_status: dict[str, int] = field(default_factory=dict)  # project -> status, every time
+    upload_times: dict[str, str] = field(default_factory=dict)  # filename -> PEP 700 upload-time
 
     def add(self, *archives: Path) -> None:
         for archive in archives:
@@ -92,6 +93,8 @@ class FakeIndex:
             }
             if self.sizes:
                 row["size"] = len(data)
+            if name in self.upload_times:
+                row["upload-time"] = self.upload_times[name]
             if (metadata_sha256 := self._metadata_sha256(name)) is not None:
                 row[self.metadata_key] = {"sha256": metadata_sha256}
             rows.append(row)

@@ -128,9 +128,11 @@ def test_a_module_getattr_that_cannot_be_decided_is_unknown(api: ProviderAPI) ->
     assert api.resolve("acme.undecided.anything").status is Lookup.UNKNOWN
 
 
-def test_unparsable_provider_module_is_unknown_not_missing(api: ProviderAPI) -> None:
-    assert api.resolve("acme.broken.f").status is Lookup.UNKNOWN
-    assert api.resolve("acme.broken.g").status is Lookup.UNKNOWN
+def test_unparsable_provider_module_is_unreadable_not_missing(api: ProviderAPI) -> None:
+    for path in ("acme.broken.f", "acme.broken.g"):
+        found = api.resolve(path)
+        assert found.status is Lookup.UNREADABLE
+        assert found.missing == "acme.broken" and "SyntaxError" in (found.detail or "")
 
 
 def test_unknown_decorator_hides_the_signature(api: ProviderAPI) -> None:

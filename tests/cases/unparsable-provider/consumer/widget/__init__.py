@@ -1,0 +1,1 @@
+"""widget: a consumer of acme."""

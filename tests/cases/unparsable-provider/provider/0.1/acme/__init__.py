@@ -1,0 +1,5 @@
+"""acme 0.1."""
+
+
+def run(a, b=1):
+    return a + b

@@ -1,0 +1,49 @@
+"""Probes of a provider whose core is a compiled module known by its stub (torch's _C,
+numpy.random's mtrand): what the stub lists is checked, what it leaves out is unknown
+unless the baseline's stub listed it."""
+
+import acme
+
+
+def probe_overloaded_method() -> object:
+    return acme.Tensor().size(0)
+
+
+def probe_variadic_method() -> object:
+    return acme.Tensor().view(2, 3)
+
+
+def probe_method_through_a_python_subclass() -> object:
+    return acme.Param().size()
+
+
+def probe_method_of_a_returned_instance() -> object:
+    return acme.ones().size()
+
+
+def probe_method_the_stub_leaves_out() -> object:
+    return acme.Tensor().secret()
+
+
+def probe_method_neither_has() -> object:  # oracle: unknown
+    return acme.Tensor().nope()
+
+
+def probe_overloaded_method_removed_later() -> object:  # oracle: differential
+    return acme.Tensor().gone_later()
+
+
+def probe_overloaded_constructor() -> object:
+    return acme.Device("cpu")
+
+
+def probe_overloaded_constructor_two_arguments() -> object:
+    return acme.Device("cuda", 0)
+
+
+def probe_keyword_the_c_code_aliases() -> object:
+    return acme.argmax([3, 1], axis=0)
+
+
+def probe_keyword_renamed_in_the_stub() -> object:  # oracle: differential
+    return acme.scale(2, factor=3)
