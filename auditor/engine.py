@@ -9,6 +9,13 @@
 # - `ray`: each task a Ray remote function on an existing cluster (`address`) or on a local
 #   Ray started for the run; its own timeout (ray.cancel) and memory request. Ray is an
 #   optional extra (`drift-audit[ray]`), imported only here, only for this engine.
+#   Nothing of the current folder (a consumer's checkout, untrusted) reaches a worker: Ray
+#   hands the driver's folder to every worker twice, `ray.init` recording it in the job's
+#   config (each worker puts it first on its sys.path; so is the script's folder, when on the
+#   driver's sys.path) and a local Ray's processes inheriting it as their working folder. So
+#   `ray.init` runs with the current folder set to an empty private folder of its own,
+#   removed after the run; a task must therefore not depend on the current folder (the
+#   ecosystem makes its paths absolute). A Ray the caller initialised is used as it is.
 # Both call the same function on the same task, so the same inputs give the same results.
 # Takes: tasks (picklable) and a module-level function. Gives: (task, result or failure).
 """Engines for ecosystem runs: a local process pool, or Ray."""
@@ -19,7 +26,9 @@ import contextlib
 import logging
 import os
 import pickle
+import shutil
 import signal
+import tempfile
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -184,40 +193,76 @@ class RayEngine:
                 "the ray engine needs Ray", hint="install drift-audit[ray] (pip install ray)"
             ) from exc
         started_here = not ray.is_initialized()
-        if started_here:
-            options: dict[str, Any] = {
-                "include_dashboard": False,
-                "log_to_driver": False,
-                "logging_level": logging.ERROR,
-            }
-            if self.address:
-                options["address"] = self.address
-            else:
-                options["num_cpus"] = self.jobs or os.cpu_count() or 1
-            ray.init(**options)
-        resources: dict[str, Any] = {"max_retries": 0, "num_cpus": 1}
-        if memory:
-            resources["memory"] = memory
-        remote = ray.remote(**resources)(_ray_call)
-        refs = {remote.remote(fn, task): (task, time.monotonic()) for task in tasks}
+        aside = self._start(ray) if started_here else None
         try:
-            while refs:
-                ready, _ = ray.wait(list(refs), num_returns=1, timeout=1.0)
-                now = time.monotonic()
-                for ref in ready:
-                    task, t0 = refs.pop(ref)
-                    yield _ray_done(ray, ref, task, now - t0)
-                for ref, (task, t0) in list(refs.items()):
-                    if now - t0 >= timeout:
-                        ray.cancel(ref, force=True)
-                        del refs[ref]
-                        yield Done(task, None, f"timed out after {timeout:g} s", now - t0)
+            yield from _ray_results(ray, fn, tasks, timeout=timeout, memory=memory)
         finally:
-            for ref in refs:
-                with contextlib.suppress(Exception):
-                    ray.cancel(ref, force=True)
             if started_here:
                 ray.shutdown()
+            if aside is not None:
+                shutil.rmtree(aside, ignore_errors=True)
+
+    def _start(self, ray: Any) -> str:
+        """`ray.init` from an empty folder of our own (see the header); the folder made."""
+        options: dict[str, Any] = {
+            "include_dashboard": False,
+            "log_to_driver": False,
+            "logging_level": logging.ERROR,
+        }
+        if self.address:
+            options["address"] = self.address
+        else:
+            options["num_cpus"] = self.jobs or os.cpu_count() or 1
+        aside = tempfile.mkdtemp(prefix="drift-audit-ray-")
+        try:
+            with _working_in(aside):
+                ray.init(**options)
+        except BaseException:
+            shutil.rmtree(aside, ignore_errors=True)
+            raise
+        return aside
+
+
+@contextlib.contextmanager
+def _working_in(folder: str) -> Iterator[None]:
+    """The process's current folder is `folder` for the block, then the one it was (by a
+    descriptor: back to the same folder even if it was renamed meanwhile)."""
+    back = os.open(".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.chdir(folder)
+        try:
+            yield
+        finally:
+            os.fchdir(back)
+    finally:
+        os.close(back)
+
+
+def _ray_results(
+    ray: Any, fn: Callable[[T], R], tasks: Sequence[T], *, timeout: float, memory: int | None
+) -> Iterator[Done[T, R]]:
+    """Every task submitted at once; each result as it comes, a task past `timeout` cancelled."""
+    resources: dict[str, Any] = {"max_retries": 0, "num_cpus": 1}
+    if memory:
+        resources["memory"] = memory
+    remote = ray.remote(**resources)(_ray_call)
+    refs = {remote.remote(fn, task): (task, time.monotonic()) for task in tasks}
+    try:
+        while refs:
+            ready, _ = ray.wait(list(refs), num_returns=1, timeout=1.0)
+            now = time.monotonic()
+            for ref in ready:
+                task, t0 = refs.pop(ref)
+                yield _ray_done(ray, ref, task, now - t0)
+            for ref, (task, t0) in list(refs.items()):
+                if now - t0 >= timeout:
+                    ray.cancel(ref, force=True)
+                    del refs[ref]
+                    yield Done(task, None, f"timed out after {timeout:g} s", now - t0)
+    finally:
+        for ref in refs:
+            with contextlib.suppress(Exception):
+                ray.cancel(ref, force=True)
 
 
 def _ray_call(fn: Callable[[Any], Any], task: Any) -> Any:

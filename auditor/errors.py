@@ -61,5 +61,10 @@ class ConfigError(AuditError):
     URL that is not one (from --index-url, PIP_INDEX_URL or pip's configuration)."""
 
 
+class StoreError(AuditError):
+    """An ecosystem run's `--store` cannot be used: not a regular file, not a SQLite
+    database, a database of another schema, or one that cannot be read or written."""
+
+
 class NotACacheError(AuditError):
     """`drift-audit cache clear` was pointed at a folder that is not drift-audit's cache."""

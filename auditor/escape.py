@@ -14,6 +14,9 @@
 #                     markup character backslash-escaped and `<` as &lt; (no HTML, no
 #                     comments), code spans fenced longer than any backtick run inside, and
 #                     both flattened to one line.
+#   markdown_html()   text inside an HTML element of a Markdown document (a <summary>), where
+#                     Markdown escapes are not read: one line, controls visible, HTML
+#                     escaped, `@` as an entity (no mention).
 #   sarif_uri()       a SARIF artifactLocation.uri: percent-encoded (RFC 3986).
 # tests/unit/test_trust_sinks.py pushes random strings through every reporter and checks
 # each output is well formed for its sink.
@@ -121,6 +124,14 @@ def markdown_code(text: str) -> str:
     edges = flat.startswith(("`", " ")) or flat.endswith(("`", " "))
     pad = " " if edges and flat.strip(" ") else ""  # CommonMark strips one pad, not all-blank
     return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def markdown_html(text: str) -> str:
+    """Text inside an HTML element in Markdown (`<summary>...</summary>`): one line (a blank
+    line would end the HTML block), controls made visible, `&<>"'` escaped, `@` as `&#64;`."""
+    import html
+
+    return html.escape(visible(one_line(text)), quote=True).replace("@", "&#64;")
 
 
 def markdown_cell(text: str) -> str:

@@ -5,7 +5,11 @@
 # by blast radius, `stats`); text is a summary for a terminal; markdown a release PR comment;
 # html one self-contained page (no script, no network: consumers x outcomes, each regressed
 # consumer's findings, the symbols ranked by blast radius). Every value comes from consumers'
-# and the provider's sources: escaped per sink (escape.py), as the audit's reporters do.
+# and the provider's sources, the index (a dependent's names and its archive's member names,
+# in an error), or the store: each text escaped for its sink (escape.py), as the audit's
+# reporters do: `terminal` (text), `json_text`, `markdown_text`/`markdown_code` inside
+# `markdown_cell` for a table cell, `markdown_html` inside <summary>, `visible` then HTML
+# escaping for the page. Text rows are padded to the widest spec up to SPEC_WIDTH.
 """Reporters for `drift-audit ecosystem`."""
 
 from __future__ import annotations
@@ -14,7 +18,15 @@ import html
 import json
 from typing import TYPE_CHECKING, Any
 
-from auditor.escape import json_text, markdown_cell, markdown_code, terminal
+from auditor.escape import (
+    json_text,
+    markdown_cell,
+    markdown_code,
+    markdown_html,
+    markdown_text,
+    terminal,
+    visible,
+)
 from auditor.model import Outcome
 
 if TYPE_CHECKING:
@@ -23,6 +35,7 @@ if TYPE_CHECKING:
     from auditor.model import ConsumerResult, EcosystemReport
 
 SCHEMA_VERSION = 1
+SPEC_WIDTH = 48  # text rows are padded to the widest spec, or this: a longer one sticks out
 ORDER = [Outcome.REGRESSED, Outcome.ERROR, Outcome.STILL_BROKEN, Outcome.FIXED, Outcome.CLEAN]
 
 
@@ -78,14 +91,15 @@ def render_text(report: EcosystemReport) -> str:
         f"outcomes: {_counts(report)}",
         "",
     ]
-    width = max((len(r.spec) for r in report.consumers), default=0)
+    shown = {r.spec: terminal(r.spec) for r in report.consumers}
+    width = min(max((len(s) for s in shown.values()), default=0), SPEC_WIDTH)
     for r in _sorted(report):
         detail = terminal(r.error) if r.error else ""
         if r.outcome is Outcome.REGRESSED:
             detail = f"{len(_errors(r))} new error(s)"
         elif r.outcome is Outcome.FIXED:
             detail = f"{len(r.fixed)} baseline break(s) repaired"
-        lines.append(f"  {r.outcome.value:<12} {terminal(r.spec):<{width}}  {detail}".rstrip())
+        lines.append(f"  {r.outcome.value:<12} {shown[r.spec]:<{width}}  {detail}".rstrip())
     if report.symbols:
         lines += ["", "blast radius (consumers, call sites) of the changed symbols:"]
         for s in report.symbols:
@@ -99,20 +113,24 @@ def render_text(report: EcosystemReport) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _cell_code(text: str) -> str:
+    return markdown_cell(markdown_code(text))
+
+
 def render_markdown(report: EcosystemReport) -> str:
     base = report.baseline or "each consumer's own baseline"
     out = [
         f"## drift-audit ecosystem: {markdown_code(report.target)}",
         "",
         f"{len(report.consumers)} consumers against {markdown_code(report.target)} "
-        f"(baseline: {markdown_cell(base)}): {_counts(report)}.",
+        f"(baseline: {markdown_text(base)}): {_counts(report)}.",
         "",
         "| Consumer | Outcome | New errors |",
         "| --- | --- | ---: |",
     ]
     for r in _sorted(report):
-        note = markdown_cell(r.error) if r.error else str(len(_errors(r)))
-        out.append(f"| {markdown_code(r.spec)} | {r.outcome.value} | {note} |")
+        note = markdown_text(r.error) if r.error else str(len(_errors(r)))
+        out.append(f"| {_cell_code(r.spec)} | {r.outcome.value} | {note} |")
     if report.symbols:
         out += [
             "",
@@ -121,19 +139,16 @@ def render_markdown(report: EcosystemReport) -> str:
             "| Symbol | Consumers | Sites |",
             "| --- | ---: | ---: |",
         ]
-        out += [
-            f"| {markdown_code(s.symbol)} | {s.consumers} | {s.sites} |" for s in report.symbols
-        ]
-    regressed = [r for r in _sorted(report) if r.outcome is Outcome.REGRESSED]
-    for r in regressed:
+        out += [f"| {_cell_code(s.symbol)} | {s.consumers} | {s.sites} |" for s in report.symbols]
+    for r in (r for r in _sorted(report) if r.outcome is Outcome.REGRESSED):
         out += [
             "",
-            f"<details><summary>{html.escape(r.spec)}: {len(_errors(r))} new error(s)</summary>",
+            f"<details><summary>{markdown_html(r.spec)}: {len(_errors(r))} new error(s)</summary>",
             "",
         ]
         out += [
-            f"- {markdown_code(str(f['path']) + ':' + str(f['line']))} {f['kind']}: "
-            f"{markdown_cell(str(f['message']))}"
+            f"- {markdown_code(str(f['path']) + ':' + str(f['line']))} "
+            f"{markdown_text(str(f['kind']))}: {markdown_text(str(f['message']))}"
             for f in _errors(r)
         ]
         out += ["", "</details>"]
@@ -151,7 +166,7 @@ code{font-family:ui-monospace,monospace}details{margin:.5rem 0}
 
 
 def render_html(report: EcosystemReport) -> str:
-    e: Callable[[object], str] = lambda v: html.escape(str(v), quote=True)  # noqa: E731
+    e: Callable[[object], str] = lambda v: html.escape(visible(str(v)), quote=True)  # noqa: E731
     base = report.baseline or "each consumer's own baseline"
     rows = "".join(
         f'<tr id="c-{i}"><td><code>{e(r.spec)}</code></td><td class="{e(r.outcome.value)}">'

@@ -402,6 +402,12 @@ def _seconds(value: float, where: str) -> float:
     return number
 
 
+def finding_from_dict(value: object, *, where: str = "a finding") -> Finding:
+    """One finding object, as `finding_to_dict` writes it, read back with every field
+    checked; AuditError when it does not fit (an ecosystem store's rows hold these)."""
+    return _finding(value, where)
+
+
 def _finding(value: object, where: str) -> Finding:
     data = _mapping(value, where)
     return Finding(

@@ -6,7 +6,7 @@
 #       when a project has nothing else, yanked files never) and that release's Requires-Dist,
 #       from the cheapest source the index offers for it:
 #       1. `<file>.metadata`, when the page advertises it (PEP 658/714), checked against the
-#          sha256 the page gives for it (a mismatch is an ArchiveError: the project is skipped);
+#          sha256 the page gives for it (a mismatch is an ArchiveError: see Errors);
 #          a file advertised but missing (404) falls back to reading the file itself;
 #       2. a wheel's `*.dist-info/METADATA`, read by byte ranges (remote.open_wheel: its tail
 #          request usually holds it), or from the whole wheel when the wheel is small (the
@@ -18,9 +18,12 @@
 #       Else the project is skipped with a debug log.
 #       What each file requires is cached by (index, file name, sha256) (indexcache.py): a
 #       rerun while the pages are fresh makes no request at all.
-# Errors: one project never fails the discovery: a page or metadata that cannot be read
-# (FetchError, ArchiveError, a project listed but without a page) is an info log and the
-# project is skipped. An index that cannot be listed raises FetchError, and so does one that
+# Errors: one project never fails the discovery. A release whose metadata fails an integrity
+# check (ArchiveError: a .metadata or METADATA that does not match its hash, a corrupt or
+# hostile archive) may well require the provider: it is a Dependent with `error` set (the
+# ecosystem's `error` row), never left out. A page or file that cannot be fetched
+# (FetchError, a project listed but without a page) is an info log and the project is
+# skipped. An index that cannot be listed raises FetchError, and so does one that
 # stops answering: MAX_FAILURES project pages in a row that cannot be fetched (name order), or
 # every page examined (the index went down, or the run's network time is up). Offline, a page
 # missing from the cache is only a skip.
@@ -78,11 +81,12 @@ ANY = "*/*"
 
 @dataclass(frozen=True, slots=True)
 class Dependent:
-    """A project whose newest release requires the provider."""
+    """A project whose newest release requires the provider (or may: `error`)."""
 
     name: str  # canonical project name
     version: str  # its newest release (normalised PEP 440)
     requires: tuple[str, ...]  # its Requires-Dist lines naming the provider, as written
+    error: str | None = None  # its metadata failed an integrity check: it may require it
 
 
 class _Looked(NamedTuple):
@@ -92,7 +96,8 @@ class _Looked(NamedTuple):
 
 
 def find_dependents(index: Index, provider: str, *, limit: int | None = None) -> list[Dependent]:
-    """Every project on the index whose newest release requires `provider`, sorted by name.
+    """Every project on the index whose newest release requires `provider`, sorted by name;
+    and each whose newest release's metadata failed an integrity check (`error` set).
 
     Args:
         index: the index to list (its extra indexes too), through its cache and fetcher.
@@ -114,9 +119,10 @@ def find_dependents(index: Index, provider: str, *, limit: int | None = None) ->
 
     with contextlib.closing(_in_order(look, examined, WORKERS)) as looked:
         found = _collect(index, looked)
+    unchecked = sum(1 for d in found if d.error is not None)
     log.info(
-        "examined %d of the %d projects on the index: %d depend on %s",
-        len(examined), len(names), len(found), wanted,
+        "examined %d of the %d projects on the index: %d depend on %s, %d may (unreadable)",
+        len(examined), len(names), len(found) - unchecked, wanted, unchecked,
     )  # fmt: skip
     return found
 
@@ -174,6 +180,9 @@ def _look(index: Index, name: str, provider: str) -> _Looked:
     release = [f for f in files if f.version == version and not f.yanked]
     try:
         requires = _release_requires(index, name, index_url, release)
+    except ArchiveError as exc:
+        log.info("%s %s may require %s: %s", name, version, provider, exc.message)
+        return _Looked(Dependent(name, version, (), error=exc.message))
     except AuditError as exc:
         log.info("skipping %s %s: %s", name, version, exc.message)
         return _Looked(None)

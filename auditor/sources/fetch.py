@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import errno
 import functools
 import hashlib
 import logging
@@ -944,14 +945,18 @@ def _ssl_context(cafile: str | None) -> ssl.SSLContext:
 
 
 def _read_local_page(url: str) -> Page:
+    """A page of a folder index; NotFound for a name no file can have (too long: a project
+    name comes from the index's listing, which may be another index's, and hostile)."""
     path = local_path(url)
-    if path.is_dir():
-        path = path / "index.html"
-    if not path.exists():
-        raise NotFound(url)
     try:
+        if path.is_dir():
+            path = path / "index.html"
+        if not path.exists():
+            raise NotFound(url)
         body = read_file(path, limit=limits.MAX_PAGE_BYTES)
     except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise NotFound(url) from exc
         raise FetchError(f"cannot read {path}: {exc.strerror or exc}", hint=NETWORK_HINT) from exc
     kind = "application/vnd.pypi.simple.v1+json" if path.suffix == ".json" else "text/html"
     return Page(body, kind, path.as_uri())

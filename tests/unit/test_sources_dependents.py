@@ -225,15 +225,17 @@ def test_html_pages_and_the_older_metadata_key_give_the_same_answer(
     assert fake.count("/files/marked-1.0-py3-none-any.whl") == 2  # its .metadata, twice
 
 
-def test_a_lying_metadata_sha256_is_refused_and_the_project_skipped(
-    fake: FakeIndex, tmp_path: Path, caplog: pytest.LogCaptureFixture
+def test_a_lying_metadata_sha256_is_refused_and_the_project_an_error_never_skipped(
+    fake: FakeIndex, tmp_path: Path
 ) -> None:
+    """An integrity failure says nothing of what the release requires: the project is a
+    Dependent with `error` (an ecosystem `error` row), never left out as no dependent."""
     fake.lying_metadata.add("plain-1.0-py3-none-any.whl")
-    caplog.set_level(logging.INFO, logger="drift_audit")
     found = discover(fake.url, tmp_path / "cache")
-    assert found == [d for d in EXPECTED if d.name != "plain"]
-    logged = " ".join(r.getMessage() for r in caplog.records)
-    assert "skipping plain 1.0" in logged and "does not match the sha256" in logged
+    assert [d for d in found if d.name != "plain"] == [d for d in EXPECTED if d.name != "plain"]
+    (plain,) = [d for d in found if d.name == "plain"]
+    assert plain.version == "1.0" and plain.requires == ()
+    assert plain.error is not None and "does not match the sha256" in plain.error
     assert fake.count("/files/plain-1.0-py3-none-any.whl") == 1  # not read otherwise
     assert discover(fake.url, tmp_path / "cache") == found  # and the refusal is not cached
 
@@ -249,17 +251,21 @@ def test_an_advertised_metadata_file_that_is_missing_falls_back_to_the_wheel(
 def test_a_broken_project_is_skipped_and_the_rest_found(
     fake: FakeIndex, dist: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A wheel that is not a zip, a listed wheel that is gone, a project whose page answers
-    500 every time: each an info line, the discovery goes on."""
+    """A wheel that is not a zip (an integrity failure: a Dependent with `error`), a listed
+    wheel that is gone, a project whose page answers 500 every time (each skipped): each an
+    info line, the discovery goes on."""
     fake.files["broken-1.0-py3-none-any.whl"] = b"not a zip\n" * 10
     fake.add(wheel(dist, "gone", "1.0", {"gone.py": ""}, requires=["acme"]))
     fake.missing_files.add("gone-1.0-py3-none-any.whl")
     fake.add(wheel(dist, "down", "1.0", {"down.py": ""}, requires=["acme"]))
     fake.page_status["down"] = 500
     caplog.set_level(logging.INFO, logger="drift_audit")
-    assert discover(fake.url, tmp_path / "cache") == EXPECTED
+    found = discover(fake.url, tmp_path / "cache")
+    assert [d for d in found if d.error is None] == EXPECTED
+    (broken,) = [d for d in found if d.error is not None]
+    assert broken.name == "broken" and "not a readable archive" in (broken.error or "")
     logged = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
-    assert any(m.startswith("skipping broken 1.0: ") for m in logged)
+    assert any(m.startswith("broken 1.0 may require acme: ") for m in logged)
     assert any(m.startswith("skipping gone 1.0: ") for m in logged)
     assert any(m.startswith("skipping down: ") and "500" in m for m in logged)
 
