@@ -69,9 +69,12 @@ def _isolation() -> list[str]:
 class Prober:
     """Answers queries in one venv: a cache, then the probe in batches."""
 
-    def __init__(self, venv: Venv, roots: tuple[str, ...], work: Path) -> None:
+    def __init__(
+        self, venv: Venv, roots: tuple[str, ...], work: Path, seconds: int = QUERY_SECONDS
+    ) -> None:
         self.venv = venv
         self.roots = roots
+        self.seconds = seconds
         self.home = work / "home"
         self.cache_path = venv.path / f"answers-{probe_digest()}.json"
         self.cache: dict[str, dict[str, Any]] = {}
@@ -96,8 +99,8 @@ class Prober:
             qfile, afile = Path(tmp) / "queries.json", Path(tmp) / "answers.jsonl"
             qfile.write_text(json.dumps(queries), encoding="utf-8")
             cmd = [*self.prefix, str(self.venv.python), "-I", str(PROBE), str(qfile),
-                   str(afile), ",".join(self.roots), str(QUERY_SECONDS)]  # fmt: skip
-            limit = BATCH_SECONDS + QUERY_SECONDS * len(queries) / 10
+                   str(afile), ",".join(self.roots), str(self.seconds)]  # fmt: skip
+            limit = BATCH_SECONDS + self.seconds * len(queries) / 10
             failure = ""
             try:
                 done = subprocess.run(cmd, capture_output=True, text=True, timeout=limit,
@@ -162,21 +165,16 @@ def _errors(row: dict[str, Any]) -> list[dict[str, Any]]:
 class ConsumerJudge:
     """One consumer: its sources, its touchpoints, its findings' plans."""
 
-    def __init__(self, row: dict[str, Any], upgrade: Upgrade, work: Path, pip: Path) -> None:
+    def __init__(self, row: dict[str, Any], roots: tuple[str, ...], sources: Sources | str) -> None:
+        """`sources`: the release's sources, or why they could not be had."""
         self.row = row
-        self.sources: Sources | None = None
-        self.error: str | None = None
+        self.sources: Sources | None = None if isinstance(sources, str) else sources
+        self.error: str | None = sources if isinstance(sources, str) else None
         self.scans: dict[str, FileScan] = {}
         self.plans: list[tuple[dict[str, Any], verdicts.Plan, str | None]] = []
-        name, version = row.get("name"), row.get("version")
-        if not name or not version:
-            name, version = pin(row["spec"])
-        try:
-            self.sources = consumer_sources(work, pip, name, version)
-        except (ConsumerError, OSError, subprocess.SubprocessError) as exc:
-            self.error = str(exc)
+        if self.sources is None:
             return
-        self.scans = _scans(self.sources, upgrade.import_names)
+        self.scans = _scans(self.sources, roots)
         for finding in _errors(row):
             path = _finding_file(finding, self.sources)
             scan = self.scans.get(path) if path else None
@@ -274,6 +272,17 @@ def _break_order(brk: dict[str, Any]) -> tuple[str, int, int, str]:
     return (brk["path"], brk["line"], brk["column"], brk["symbol"])
 
 
+def fetch(row: dict[str, Any], work: Path, pip: Path) -> Sources | str:
+    """The consumer release's sources (consumers.py), or why they could not be had."""
+    name, version = row.get("name"), row.get("version")
+    if not name or not version:
+        name, version = pin(row["spec"])
+    try:
+        return consumer_sources(work, pip, name, version)
+    except (ConsumerError, OSError, subprocess.SubprocessError) as exc:
+        return str(exc)
+
+
 def _snippet(query: dict[str, Any], answer: dict[str, Any]) -> str | None:
     try:
         return verdicts.snippet(query, answer) if query else None
@@ -296,7 +305,9 @@ def _unjudged(finding: dict[str, Any], reason: str, verdict: str = "undecidable"
 # --------------------------------------------------------------------------- one upgrade
 
 
-def _pair(probers: dict[str, Prober], queries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def answer_pairs(
+    probers: dict[str, Prober], queries: list[dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
     answers = {side: prober.answer(queries) for side, prober in probers.items()}
     return {q["key"]: {side: answers[side].get(q["key"], {}) for side in probers} for q in queries}
 
@@ -352,8 +363,8 @@ def judge_upgrade(upgrade: Upgrade, python: str, work: Path) -> dict[str, Any] |
     rows = report.get("consumers", [])
     consumers = []
     for index, row in enumerate(rows, 1):
-        one = ConsumerJudge(row, upgrade, work, venvs["baseline"].python)
-        result = one.judge(_pair(probers, one.queries()))
+        one = ConsumerJudge(row, upgrade.import_names, fetch(row, work, venvs["baseline"].python))
+        result = one.judge(answer_pairs(probers, one.queries()))
         consumers.append(result)
         say(
             f"judge: {upgrade.id}: [{index}/{len(rows)}] {row['spec']}: "

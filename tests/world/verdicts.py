@@ -155,10 +155,10 @@ def match_touchpoint(finding: dict[str, Any], scan: FileScan) -> Touchpoint | No
     kind, symbol = finding["kind"], bare(finding["symbol"])
     line, column = finding["line"], finding.get("column")
     here = [t for t in scan.on_line(line) if _compatible(kind, t, symbol)]
-    exact = [t for t in here if t.line == line and t.column == column]
-    if exact:
-        return exact[0]
     wanted = last_name(symbol)
+    exact = [t for t in here if t.line == line and t.column == column]
+    if exact:  # `A(x).m()` starts where `A(x)` does: the one with the finding's name first
+        return sorted(exact, key=lambda t: last_name(t.symbol) != wanted)[0]
     named = [t for t in here if last_name(t.symbol) == wanted or bare(t.symbol) == symbol]
     if kind == "removed-module":
         named += [t for t in here if bare(t.symbol).startswith(symbol + ".")]
