@@ -264,7 +264,13 @@ def _results(
 def cell(value: object) -> str:
     """A table cell: one line, pipes and backticks escaped, angle brackets made harmless."""
     text = " ".join(str(value if value is not None else "").split())
-    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("`", "'").replace("*", "\\*")
+    text = (
+        text.replace("\\", "\\\\")
+        .replace("|", "\\|")
+        .replace("`", "'")
+        .replace("*", "\\*")
+        .replace("_", "\\_")
+    )
     return text.replace("<", "&lt;").replace(">", "&gt;")
 
 

@@ -223,7 +223,7 @@ def test_the_docs_section_is_replaced_between_its_markers_and_added_when_absent(
 
 
 def test_cells_cannot_break_the_table_or_inject_markup() -> None:
-    assert score.cell("a|b\n<script>`x`") == "a\\|b &lt;script&gt;'x'"
+    assert score.cell("a|b\n<script>`x`__") == "a\\|b &lt;script&gt;'x'\\_\\_"
 
 
 def test_the_dev_manifest_loads_and_a_broken_one_names_its_problem(tmp_path: Path) -> None:

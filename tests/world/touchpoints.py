@@ -378,8 +378,13 @@ class _Scanner(ast.NodeVisitor):
         if key in self.seen:
             return
         self.seen.add(key)
-        text = ast.get_source_segment(self.source, node) or ""
-        text = " ".join(text.split())
+        if op == "from":
+            module, name = target.split(":")
+            text = f"from {module} import {name}"
+        elif op == "import":
+            text = f"import {target}"
+        else:
+            text = " ".join((ast.get_source_segment(self.source, node) or "").split())
         self.scan.touchpoints.append(
             Touchpoint(
                 self.path,
