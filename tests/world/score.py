@@ -9,8 +9,9 @@ denominator). Every false alarm (refuted) and every miss is listed with its cons
 file:line, symbol and a cause: a short automatic guess ("compiled module", "reported as
 preexisting", "audit failed"...) or empty, for a person to fill.
 
-It scores every upgrade of the manifest whose judged.json exists in the work folder (the
-last run of each), whatever --only says; the others are listed as not run.
+It scores every upgrade of the manifest whose outputs are in the work folder (the last run
+of each), whatever --only says; the others are listed as not run, or stale (made for
+another provider pair or list of dependents: `outputs`).
 
     python -m tests.world.score [--manifest FILE] [--results FILE] [--doc FILE]
 """
@@ -179,7 +180,7 @@ def score_upgrade(
     return {"counts": _rates(counts), **rows}
 
 
-def _upgrade_row(upgrade: Upgrade, scored: dict[str, Any] | None) -> dict[str, Any]:
+def _upgrade_row(upgrade: Upgrade, scored: dict[str, Any] | str) -> dict[str, Any]:
     head = {
         "id": upgrade.id,
         "family": upgrade.family,
@@ -190,9 +191,29 @@ def _upgrade_row(upgrade: Upgrade, scored: dict[str, Any] | None) -> dict[str, A
         "judge_note": upgrade.judge_note,
         "dependents": len(upgrade.dependents),
     }
-    if scored is None:
-        return {**head, "run": False}
+    if isinstance(scored, str):
+        return {**head, "run": False, "not_run": scored}
     return {**head, "run": True, **scored["counts"]}
+
+
+def outputs(upgrade: Upgrade, folder: Path) -> tuple[dict[str, Any], dict[str, Any]] | str:
+    """The upgrade's judged.json and ecosystem.json, or why they do not count: absent, or
+    made for another provider pair or another list of dependents (the work folder keeps
+    outputs by upgrade id; a run with --limit N covers the first N dependents)."""
+    judged_path, report_path = folder / "judged.json", folder / "ecosystem.json"
+    if not (judged_path.is_file() and report_path.is_file()):
+        return "not run"
+    judged, report = read_json(judged_path), read_json(report_path)
+    provider = report.get("provider") or {}
+    pair = (provider.get("baseline"), provider.get("target"))
+    if pair != (upgrade.baseline_spec, upgrade.target_spec):
+        return f"stale: the outputs are for {pair[0]} -> {pair[1]}"
+    specs = [row["spec"] for row in report.get("consumers", [])]
+    if specs != list(upgrade.dependents[: len(specs)]):
+        return "stale: the outputs are for another list of dependents"
+    if [row["spec"] for row in judged.get("consumers", [])] != specs:
+        return "stale: judged.json is not the judgement of ecosystem.json (rerun judge.py)"
+    return judged, report
 
 
 def score(manifest: Any, work: Path) -> dict[str, Any]:
@@ -200,11 +221,10 @@ def score(manifest: Any, work: Path) -> dict[str, Any]:
     overall = _empty()
     lists: dict[str, list[dict[str, Any]]] = {"findings": [], "breaks": [], "failures": []}
     for upgrade in manifest.upgrades:
-        folder = work / "upgrades" / upgrade.id
-        judged_path, report_path = folder / "judged.json", folder / "ecosystem.json"
-        scored = None
-        if judged_path.is_file() and report_path.is_file():
-            scored = score_upgrade(upgrade, read_json(judged_path), read_json(report_path))
+        found = outputs(upgrade, work / "upgrades" / upgrade.id)
+        scored: dict[str, Any] | str = found if isinstance(found, str) else ""
+        if not isinstance(found, str):
+            scored = score_upgrade(upgrade, *found)
             family = families.setdefault(upgrade.family, {"family": upgrade.family, **_empty()})
             _add(family, scored["counts"])
             _add(overall, scored["counts"])
@@ -343,7 +363,7 @@ def render(results: dict[str, Any]) -> str:
     for u in results["upgrades"]:
         name = f"{cell(u['id'])} ({cell(u['baseline'])} → {cell(u['target'])})"
         if not u["run"]:
-            up_rows.append([name, "not run", *[""] * (len(_HEADS) - 1)])
+            up_rows.append([name, cell(u["not_run"]), *[""] * (len(_HEADS) - 1)])
         else:
             cells = _count_cells(u)
             if u["judge"] != "full":
@@ -437,9 +457,9 @@ def main(argv: list[str] | None = None) -> int:
     results = score(manifest, work_dir())
     write_json(args.results, results)
     write_doc(args.doc, render(results))
-    missing = [u["id"] for u in results["upgrades"] if not u["run"]]
-    if missing:
-        say(f"score: not run yet: {', '.join(missing)}")
+    for row in results["upgrades"]:
+        if not row["run"]:
+            say(f"score: {row['id']}: {row['not_run']}")
     print(f"world: {summary_line(results)}")
     return 0
 

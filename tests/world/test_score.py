@@ -153,7 +153,7 @@ def _brk(found: bool, guarded: bool = False, on_line: list[str] | None = None) -
 
 
 def _judged() -> tuple[dict[str, Any], dict[str, Any]]:
-    report = {"consumers": [
+    report = {"provider": {"baseline": "acme==1.0", "target": "acme==2.0"}, "consumers": [
         {"spec": "a==1", "outcome": "regressed"},
         {"spec": "b==1", "outcome": "clean"},
         {"spec": "c==1", "outcome": "error", "error": "timed out"},
@@ -206,6 +206,25 @@ def test_results_are_deterministic_but_for_measured_at(tmp_path: Path) -> None:
     assert first["overall"]["precision"] == pytest.approx(2 / 3, abs=1e-4)
     assert len(first["false_alarms"]) == 1
     assert first["false_alarms"][0]["cause"] == "compiled module"
+
+
+def test_outputs_made_for_another_list_of_dependents_are_not_scored(tmp_path: Path) -> None:
+    folder = tmp_path / "upgrades" / "acme-2"
+    folder.mkdir(parents=True)
+    judged, report = _judged()
+    (folder / "judged.json").write_text(json.dumps(judged), encoding="utf-8")
+    (folder / "ecosystem.json").write_text(json.dumps(report), encoding="utf-8")
+    assert not isinstance(score.outputs(UPGRADE, folder), str)
+    other = Upgrade(**{**UPGRADE.__dict__, "dependents": ("b==1", "a==1", "c==1")})
+    assert score.outputs(other, folder) == "stale: the outputs are for another list of dependents"
+    limited = Upgrade(**{**UPGRADE.__dict__, "dependents": ("a==1", "b==1", "c==1", "d==1")})
+    assert not isinstance(score.outputs(limited, folder), str)  # a --limit 3 run counts
+    moved = Upgrade(**{**UPGRADE.__dict__, "target": "3.0"})
+    assert str(score.outputs(moved, folder)).startswith("stale: the outputs are for acme==1.0")
+    results = score.score(_Manifest(tmp_path / "m.toml"), tmp_path)
+    assert results["upgrades"][0]["run"] is True
+    (folder / "judged.json").unlink()
+    assert score.outputs(UPGRADE, folder) == "not run"
 
 
 def test_the_docs_section_is_replaced_between_its_markers_and_added_when_absent(
