@@ -2,11 +2,12 @@
 
 `consumer_sources(work, pip_python, name, version)` returns a `Sources`: the import root of
 the release's Python files and the files under it (posix, relative to that root, the way
-drift-audit's reports give `module_path`). The wheel is preferred (pip download --no-deps
---only-binary :all:, which never builds anything); a release with no wheel has its sdist
-fetched from the index pip's configuration names (not with pip, whose download prepares an
-sdist's metadata, running its build code). Only `.py` members are extracted, and never one
-whose name leaves the folder or that is a link.
+drift-audit's reports give `module_path`). A wheel for this Python is preferred (pip
+download --no-deps --only-binary :all:, which never builds anything), then any wheel of the
+release (another platform's holds the same .py files), then its sdist; those two are fetched
+from the indexes pip's configuration names, without pip (whose download of an sdist
+prepares its metadata, running its build code). Only `.py` members are extracted, and never
+one whose name leaves the folder or that is a link.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from packaging.utils import canonicalize_name
+from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
 DOWNLOAD_TIMEOUT = 300
@@ -175,19 +176,27 @@ def index_urls(pip_python: Path) -> list[str]:
     return list(dict.fromkeys([*values["index-url"], *values["extra-index-url"], *links]))
 
 
-def _is_sdist_of(filename: str, name: str, version: str) -> bool:
+def release_file(filename: str, name: str, version: str) -> str | None:
+    """ "wheel" or "sdist" when the file is one of name==version's, else None."""
+    if filename.endswith(".whl"):
+        try:
+            project, found, _, _ = parse_wheel_filename(filename)
+        except InvalidWheelFilename:
+            return None
+        same = found == Version(version) and project == canonicalize_name(name)
+        return "wheel" if same else None
     for suffix in (".tar.gz", ".zip", ".tar.bz2", ".tgz"):
         if filename.lower().endswith(suffix):
             stem = filename[: -len(suffix)]
             break
     else:
-        return False
+        return None
     project, _, found = stem.rpartition("-")
     try:
         same = Version(found) == Version(version)
     except InvalidVersion:
         same = found == version
-    return same and canonicalize_name(project) == canonicalize_name(name)
+    return "sdist" if same and canonicalize_name(project) == canonicalize_name(name) else None
 
 
 def _read(url: str, limit: int) -> bytes:
@@ -211,13 +220,17 @@ def _candidates(index: str, name: str) -> list[str]:
     return [urllib.parse.urljoin(page, href) for href in _HREF.findall(html)]
 
 
-def download_sdist(pip_python: Path, name: str, version: str, dest: Path) -> Path | None:
+def download_from_index(
+    pip_python: Path, name: str, version: str, dest: Path, kind: str
+) -> Path | None:
+    """A `kind` ("wheel": any platform's, the sources are the same; "sdist") file of the
+    release, fetched from the indexes pip is configured with, without pip."""
     dest.mkdir(parents=True, exist_ok=True)
     for index in index_urls(pip_python):
-        for url in _candidates(index, name):
+        for url in sorted(_candidates(index, name)):
             clean, _, fragment = url.partition("#")
             filename = urllib.parse.unquote(clean.rsplit("/", 1)[-1])
-            if not _is_sdist_of(filename, name, version) or "/" in filename:
+            if release_file(filename, name, version) != kind or "/" in filename:
                 continue
             data = _read(clean, MAX_ARCHIVE)
             digest = fragment.split("=", 1)[1] if fragment.startswith("sha256=") else None
@@ -238,11 +251,11 @@ def consumer_sources(work: Path, pip_python: Path, name: str, version: str) -> S
         return Sources(name, version, kept["kind"], kept["archive"], folder / kept["root"],
                        tuple(kept["files"]))  # fmt: skip
     shutil.rmtree(folder, ignore_errors=True)
-    archive = download_wheel(pip_python, name, version, folder / "download")
-    kind = "wheel"
-    if archive is None:
-        archive = download_sdist(pip_python, name, version, folder / "download")
-        kind = "sdist"
+    kind, archive = "wheel", download_wheel(pip_python, name, version, folder / "download")
+    for kind in ("wheel", "sdist") if archive is None else ():
+        archive = download_from_index(pip_python, name, version, folder / "download", kind)
+        if archive is not None:
+            break
     if archive is None:
         raise ConsumerError(f"{name}=={version}: no wheel or sdist found on the index")
     extracted = folder / "src"

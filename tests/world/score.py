@@ -457,9 +457,12 @@ def main(argv: list[str] | None = None) -> int:
     results = score(manifest, work_dir())
     write_json(args.results, results)
     write_doc(args.doc, render(results))
-    for row in results["upgrades"]:
-        if not row["run"]:
-            say(f"score: {row['id']}: {row['not_run']}")
+    idle = [row for row in results["upgrades"] if not row["run"]]
+    if idle:
+        said = sorted({row["not_run"] for row in idle})
+        for reason in said:
+            ids = [row["id"] for row in idle if row["not_run"] == reason]
+            say(f"score: {reason}: {', '.join(ids)}")
     print(f"world: {summary_line(results)}")
     return 0
 

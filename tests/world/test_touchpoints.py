@@ -221,6 +221,23 @@ def test_guards_are_recorded_innermost_last() -> None:
     assert got["acme.y"] == ["if:feature: (a test before `and`/`or`)"]
 
 
+def test_a_test_skipped_on_a_version_test_is_guarded_and_one_skipped_on_python_is_not() -> None:
+    code = """
+        import sys
+        import pytest
+        import numpy as np
+        @pytest.mark.skipif(not NUMPY_LT_2_0, reason="gone in 2.0")
+        def test_old():
+            np.asfarray([1])
+        @pytest.mark.skipif(sys.version_info < (3, 9), reason="old Python")
+        def test_py():
+            np.asarray([1])
+    """
+    got = guards(code)
+    assert got["numpy.asfarray"] == ["if:flag: @skipif(not NUMPY_LT_2_0)"]
+    assert got["numpy.asarray"] == []
+
+
 def test_postponed_annotations_are_guarded_and_evaluated_ones_are_not() -> None:
     postponed = guards("from __future__ import annotations\nimport acme\ndef f(x: acme.A): ...")
     assert postponed["acme.A"] == ["annotation:"]

@@ -28,7 +28,9 @@ cannot run in context:
                  AttributeError, TypeError, Exception... as written)
     except       inside an `except` handler (it runs only when its try failed)
     if           under a version check, a feature test (`hasattr`, `getattr`, `find_spec`) or a
-                 version flag (`IS_V2`, `HAS_X`, `PANDAS_GE_2`); a test of Python's own version
+                 version flag (`IS_V2`, `HAS_X`, `PANDAS_GE_2`), or in a function or class
+                 decorated with a skip on such a test (`@pytest.mark.skipif(NUMPY_LT_2_0)`,
+                 `@unittest.skipUnless(...)`); a test of Python's own version
                  (`sys.version_info`, `PY3`) is not a guard: the judge's Python decides it
     type-checking   under `if TYPE_CHECKING:` (never runs)
     annotation   in an annotation of a module with `from __future__ import annotations`
@@ -63,6 +65,7 @@ EXCEPTION_GUARDS = frozenset(
     }
 )
 FEATURE_CALLS = frozenset({"hasattr", "getattr", "find_spec", "callable", "find_loader"})
+SKIP_DECORATORS = frozenset({"skipif", "skipIf", "skipUnless", "xfail"})
 PYTHON_VERSION = frozenset({"version_info", "version", "python_version", "hexversion"})
 _FLAG = re.compile(r"^_*(IS|HAS|HAVE|USE|USES|SUPPORTS|CAN|NEW|OLD)_[A-Z0-9_]+$")
 _FLAG_COMPARE = re.compile(r"(^|_)(GE|GT|LE|LT|EQ|LTE|GTE|AT_LEAST|BEFORE|AFTER)(_|\d|$)")
@@ -304,6 +307,11 @@ def guard_test(test: ast.AST) -> str | None:
     return None
 
 
+def _callee(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
 def _catches(handler: ast.ExceptHandler) -> tuple[str, ...]:
     if handler.type is None:
         return ("BaseException",)
@@ -451,8 +459,7 @@ class _Scanner(ast.NodeVisitor):
                 self._annotation(node.returns, "")
         self._enter(node, getattr(node, "name", "<lambda>"))
         body = node.body if isinstance(node.body, list) else [node.body]
-        for stmt in body:
-            self.visit(stmt)
+        self._body(node, body)
         self.scopes.pop()
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
@@ -461,9 +468,27 @@ class _Scanner(ast.NodeVisitor):
         for expr in [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]:
             self.visit(expr)
         self._enter(node, node.name)
-        for stmt in node.body:
-            self.visit(stmt)
+        self._body(node, node.body)
         self.scopes.pop()
+
+    def _body(self, node: ast.AST, body: list[ast.stmt]) -> None:
+        """A function's or class's body, guarded by a skip decorator whose test is a guard
+        (`@pytest.mark.skipif(NUMPY_LT_2_0, ...)`, `@unittest.skipUnless(HAS_X, ...)`)."""
+        guard = None
+        for expr in getattr(node, "decorator_list", []):
+            if isinstance(expr, ast.Call) and expr.args:
+                name = _callee(expr)
+                kind = guard_test(expr.args[0]) if name in SKIP_DECORATORS else None
+                if kind is not None:
+                    test = " ".join(
+                        (ast.get_source_segment(self.source, expr.args[0]) or "").split()
+                    )
+                    guard = Guard("if", expr.lineno, f"{kind}: @{name}({test})"[:120])
+        if guard is None:
+            for stmt in body:
+                self.visit(stmt)
+        else:
+            self._guarded(guard, list(body))
 
     def _annotation(self, node: ast.AST, detail: str) -> None:
         if self.postponed:
