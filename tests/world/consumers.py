@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import shutil
 import subprocess
 import tarfile
@@ -27,6 +26,8 @@ from pathlib import Path, PurePosixPath
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
+from tests.world.index import candidates, index_urls, read
+
 DOWNLOAD_TIMEOUT = 300
 MAX_MEMBER = 16 * 1024 * 1024
 MAX_ARCHIVE = 512 * 1024 * 1024
@@ -34,7 +35,6 @@ SKIPPED_TOP = frozenset(
     {"tests", "test", "testing", "docs", "doc", "examples", "example", "benchmarks", "bench",
      "setup", "conftest", "build", "dist", "scripts", "tools"}
 )  # fmt: skip
-_HREF = re.compile(r"""<a\s[^>]*href=["']([^"']+)["']""", re.IGNORECASE)
 
 
 class ConsumerError(Exception):
@@ -152,30 +152,6 @@ def download_wheel(pip_python: Path, name: str, version: str, dest: Path) -> Pat
     return wheels[0] if done.returncode == 0 and wheels else None
 
 
-def index_urls(pip_python: Path) -> list[str]:
-    """The indexes pip is configured with, in pip's order: index-url (pip's own default when
-    none is set), then each extra-index-url; and find-links folders (as file: URLs)."""
-    listed = _pip(pip_python, ["config", "list"]).stdout.splitlines()
-    values: dict[str, list[str]] = {"index-url": [], "extra-index-url": [], "find-links": []}
-    for line in listed:
-        key, _, value = line.partition("=")
-        option = key.rpartition(".")[2]
-        if option in values:
-            values[option] += value.strip().strip("'\"").split()
-    if not values["index-url"]:
-        default = subprocess.run(
-            [str(pip_python), "-c", "from pip._internal.models.index import PyPI; "
-             "print(PyPI.simple_url)"],
-            capture_output=True, text=True, timeout=60, check=False,
-        ).stdout.strip()  # fmt: skip
-        values["index-url"] = [default] if default else []
-    links = [
-        Path(p).resolve().as_uri() + "/" if not re.match(r"^[a-z]+:", p) else p
-        for p in values["find-links"]
-    ]
-    return list(dict.fromkeys([*values["index-url"], *values["extra-index-url"], *links]))
-
-
 def release_file(filename: str, name: str, version: str) -> str | None:
     """ "wheel" or "sdist" when the file is one of name==version's, else None."""
     if filename.endswith(".whl"):
@@ -199,27 +175,6 @@ def release_file(filename: str, name: str, version: str) -> str | None:
     return "sdist" if same and canonicalize_name(project) == canonicalize_name(name) else None
 
 
-def _read(url: str, limit: int) -> bytes:
-    request = urllib.request.Request(url, headers={"Accept": "text/html"})
-    with urllib.request.urlopen(request, timeout=60) as response:
-        data = response.read(limit + 1)
-    if len(data) > limit:
-        raise ConsumerError(f"{url.rsplit('/', 1)[-1]} is larger than {limit} bytes")
-    return data
-
-
-def _candidates(index: str, name: str) -> list[str]:
-    if index.startswith("file:") and not index.rstrip("/").endswith("simple"):
-        folder = Path(urllib.parse.urlsplit(index).path)
-        return [f.as_uri() for f in sorted(folder.glob("*"))] if folder.is_dir() else []
-    page = index.rstrip("/") + f"/{canonicalize_name(name)}/"
-    try:
-        html = _read(page, 64 * 1024 * 1024).decode("utf-8", "replace")
-    except (OSError, ValueError):
-        return []
-    return [urllib.parse.urljoin(page, href) for href in _HREF.findall(html)]
-
-
 def download_from_index(
     pip_python: Path, name: str, version: str, dest: Path, kind: str
 ) -> Path | None:
@@ -227,12 +182,12 @@ def download_from_index(
     release, fetched from the indexes pip is configured with, without pip."""
     dest.mkdir(parents=True, exist_ok=True)
     for index in index_urls(pip_python):
-        for url in sorted(_candidates(index, name)):
+        for url in sorted(candidates(index, name)):
             clean, _, fragment = url.partition("#")
             filename = urllib.parse.unquote(clean.rsplit("/", 1)[-1])
             if release_file(filename, name, version) != kind or "/" in filename:
                 continue
-            data = _read(clean, MAX_ARCHIVE)
+            data = read(clean, MAX_ARCHIVE)
             digest = fragment.split("=", 1)[1] if fragment.startswith("sha256=") else None
             if digest and hashlib.sha256(data).hexdigest() != digest:
                 raise ConsumerError(f"{filename}: sha256 does not match the index")

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,7 +39,7 @@ from tests.world.common import (
 from tests.world.consumers import ConsumerError, consumer_sources
 from tests.world.manifest import pin
 from tests.world.touchpoints import scan_source
-from tests.world.venvs import Venv, VenvError, provider_venv
+from tests.world.venvs import Venv, VenvError, isolation, provider_venv
 
 if TYPE_CHECKING:
     from tests.world.consumers import Sources
@@ -57,15 +56,6 @@ def probe_digest() -> str:
     return hashlib.sha256(PROBE.read_bytes()).hexdigest()[:12]
 
 
-def _isolation() -> list[str]:
-    """`unshare -n` (no network) when this machine allows it, else nothing."""
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        return []
-    done = subprocess.run([unshare, "-n", "true"], capture_output=True, timeout=30, check=False)
-    return [unshare, "-n"] if done.returncode == 0 else []
-
-
 class Prober:
     """Answers queries in one venv: a cache, then the probe in batches."""
 
@@ -80,7 +70,7 @@ class Prober:
         self.cache: dict[str, dict[str, Any]] = {}
         if self.cache_path.is_file():
             self.cache = json.loads(self.cache_path.read_text(encoding="utf-8"))
-        self.prefix = _isolation()
+        self.prefix = isolation()
 
     def _env(self, tmp: str) -> dict[str, str]:
         self.home.mkdir(parents=True, exist_ok=True)
@@ -351,8 +341,8 @@ def judge_upgrade(upgrade: Upgrade, python: str, work: Path) -> dict[str, Any] |
         return {**head, **body}
     try:
         venvs = {
-            "baseline": provider_venv(work, python, upgrade.provider, upgrade.baseline),
-            "target": provider_venv(work, python, upgrade.provider, upgrade.target),
+            side: provider_venv(work, python, upgrade.provider, version, upgrade.import_names)
+            for side, version in (("baseline", upgrade.baseline), ("target", upgrade.target))
         }
     except VenvError as exc:
         body = _unjudged_upgrade(report, f"venv: {exc}", "undecidable")
@@ -376,7 +366,11 @@ def judge_upgrade(upgrade: Upgrade, python: str, work: Path) -> dict[str, Any] |
     body = {
         "network": "isolated (unshare -n)" if isolation else "not isolated (no unshare -n here)",
         "venvs": {
-            side: {"requirement": v.requirement, "freeze": v.freeze.split()}
+            side: {
+                "requirement": v.requirement,
+                "constraints": v.constraints.split(),
+                "freeze": v.freeze.split(),
+            }
             for side, v in venvs.items()
         },
         "consumers": consumers,

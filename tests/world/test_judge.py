@@ -5,6 +5,7 @@ consumer widget, whose lines are named by their `# site:` comments (fixtures/REA
 from __future__ import annotations
 
 import ast
+import datetime as dt
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,7 +17,7 @@ from tests.trust.archives import wheel
 from tests.world import verdicts
 from tests.world.consumers import Sources
 from tests.world.judge import ConsumerJudge, Prober, answer_pairs
-from tests.world.venvs import make_venv
+from tests.world.venvs import VenvError, _newest_before, make_venv
 
 FIXTURES = Path(__file__).parent / "fixtures"
 WIDGET = FIXTURES / "widget"
@@ -257,3 +258,23 @@ def test_a_probe_that_dies_or_hangs_costs_only_its_query(
     cached = Prober(venvs["target"], ROOTS, tmp_path).cache
     assert verdicts.query_key(queries[0]) in cached
     assert queries[1]["key"] not in cached  # a crash is not an answer to keep
+
+
+def test_a_release_that_does_not_import_is_no_venv_for_the_judge(tmp_path: Path) -> None:
+    files = {"acme/__init__.py": "import acme_module_nobody_installs\n"}
+    built = wheel(tmp_path, "acme", "0.3", files)
+    with pytest.raises(VenvError, match=r"does not import.*acme_module_nobody_installs"):
+        make_venv(tmp_path / "venv", "3.11", ["--no-index", str(built)], imports=("acme",))
+    assert not (tmp_path / "venv").exists()  # not kept: the next run tries again
+
+
+def test_the_newest_release_before_a_date() -> None:
+    day = dt.datetime(2023, 1, 19, tzinfo=dt.timezone.utc)
+    dates = {
+        "1.24.1": day - dt.timedelta(days=10),
+        "1.24.2": day + dt.timedelta(days=20),
+        "1.25.0rc1": day - dt.timedelta(days=1),
+        "1.23.5": day - dt.timedelta(days=60),
+    }
+    assert str(_newest_before(dates, day)) == "1.24.1"
+    assert _newest_before(dates, day - dt.timedelta(days=100)) is None
