@@ -171,13 +171,15 @@ def make_venv(
     dated: tuple[str, str] | None = None,
 ) -> Venv:  # fmt: skip
     """A venv at `path` with `pip install ARGS` done and `imports` importing; reused when
-    `freeze.txt` says it was made for the same arguments. `dated` (provider, version): when
+    it was made, and its imports checked, for the same arguments. `dated` (provider, version): when
     the imports fail, make it again with the dependencies as of that release."""
     requirement = " ".join(args)
     venv = Venv(path, requirement)
-    stamp = path / "requirement.txt"
-    ready = (path / "freeze.txt").is_file() and stamp.is_file()
-    if ready and stamp.read_text(encoding="utf-8") == requirement:
+    stamp, checked = path / "requirement.txt", path / "imports.txt"
+    made = {stamp: requirement, checked: " ".join(imports)}
+    if (path / "freeze.txt").is_file() and all(
+        f.is_file() and f.read_text(encoding="utf-8") == text for f, text in made.items()
+    ):
         return venv
     _create(venv, python, args)
     failure = import_error(venv, imports)
@@ -195,7 +197,8 @@ def make_venv(
         shutil.rmtree(path, ignore_errors=True)
         raise VenvError(f"{requirement}: the release does not import: {failure}")
     freeze = _run([str(venv.python), "-m", "pip", "freeze", "--all"], 120).stdout
-    stamp.write_text(requirement, encoding="utf-8")
+    for file, text in made.items():
+        file.write_text(text, encoding="utf-8")
     (path / "freeze.txt").write_text(freeze, encoding="utf-8")
     return venv
 
