@@ -287,3 +287,10 @@ def test_the_scan_never_imports_drift_audit() -> None:
                      else [node.module or ""])
     ]  # fmt: skip
     assert not [n for n in imported if n.split(".")[0] in ("auditor", "tests")]
+
+
+def test_the_text_kept_is_the_source_of_the_site_even_after_non_ascii_text() -> None:
+    code = 'import acme\nx = "é"; acme.f(\n    x,\n    k=1,\n)\n'
+    tp = scan_source(code, "pkg/mod.py", ROOTS).touchpoints[-1]
+    assert (tp.line, tp.column, tp.text) == (2, 11, "acme.f( x, k=1, )")  # ast counts bytes
+    assert scan_source(code, "pkg/mod.py", ROOTS).touchpoints[0].text == "import acme"

@@ -340,6 +340,7 @@ def _shape(call: ast.Call) -> Shape:
 class _Scanner(ast.NodeVisitor):
     def __init__(self, source: str, path: str, roots: frozenset[str]) -> None:
         self.source = source
+        self.lines = source.splitlines(keepends=True)
         self.path = path
         self.roots = roots
         self.module = path[:-3].replace("/", ".").removesuffix(".__init__")
@@ -349,6 +350,24 @@ class _Scanner(ast.NodeVisitor):
         self.stmt_line = 1
         self.postponed = False
         self.seen: set[tuple[int, int, str, str]] = set()
+
+    def segment(self, node: ast.AST) -> str:
+        """The source text of a node, its first lines only: what ast.get_source_segment
+        gives, without splitting the whole file again for every node."""
+        start, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        col, end_col = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
+        if None in (start, end, col, end_col):
+            return ""
+        lines = self.lines[start - 1 : min(end, start + 3)]
+        if not lines:
+            return ""
+        if end == start:
+            return lines[0].encode()[col:end_col].decode("utf-8", "replace")
+        if end > start + 3:
+            return "".join([lines[0].encode()[col:].decode("utf-8", "replace"), *lines[1:]])
+        middle = lines[1:-1]
+        last = lines[-1].encode()[:end_col].decode("utf-8", "replace")
+        return "".join([lines[0].encode()[col:].decode("utf-8", "replace"), *middle, last])
 
     # ---- scopes and names
 
@@ -392,7 +411,7 @@ class _Scanner(ast.NodeVisitor):
         elif op == "import":
             text = f"import {target}"
         else:
-            text = " ".join((ast.get_source_segment(self.source, node) or "").split())
+            text = " ".join((self.segment(node) or "").split())
         self.scan.touchpoints.append(
             Touchpoint(
                 self.path,
@@ -480,9 +499,7 @@ class _Scanner(ast.NodeVisitor):
                 name = _callee(expr)
                 kind = guard_test(expr.args[0]) if name in SKIP_DECORATORS else None
                 if kind is not None:
-                    test = " ".join(
-                        (ast.get_source_segment(self.source, expr.args[0]) or "").split()
-                    )
+                    test = " ".join((self.segment(expr.args[0]) or "").split())
                     guard = Guard("if", expr.lineno, f"{kind}: @{name}({test})"[:120])
         if guard is None:
             for stmt in body:
@@ -552,7 +569,7 @@ class _Scanner(ast.NodeVisitor):
             for part in [*body, *orelse]:
                 self.visit(part)
             return
-        detail = f"{kind}: {' '.join((ast.get_source_segment(self.source, test) or '').split())}"
+        detail = f"{kind}: {' '.join((self.segment(test) or '').split())}"
         guard = Guard("if", node.lineno, detail[:120])
         self._guarded(guard, body)
         self._guarded(guard, orelse)

@@ -298,7 +298,10 @@ def _failing(
         why = "on neither release's class: only an instance may have it"
         return Verdict("undecidable", why, base, target)
     if base.get("status") == "works":
-        return Verdict("confirmed", f"fails at the target: {target.get('detail')}", base, target)
+        why = f"fails at the target: {target.get('detail')}"
+        if kind in CALL_KINDS and target.get("bind") not in (None, kind):
+            why += f" (the site breaks, as {target.get('bind')}, not as {kind})"
+        return Verdict("confirmed", why, base, target)
     if base.get("status") in FAILED:
         return Verdict("undecidable", f"fails at the baseline too: {base.get('detail')}", base,
                        target)  # fmt: skip
