@@ -61,6 +61,19 @@ check: lint types contracts ## lint, types and contracts
 golden: $(STAMP) ## rewrite the golden reports after a reviewed change
 	$(PY) -m pytest -q tests/functional/test_golden.py --update-golden
 
+WORLD_ARGS ?=
+WORLD_MANIFEST := $(firstword $(wildcard tests/world/manifest.toml) tests/world/manifest-dev.toml)
+WORLD_FLAGS := --manifest $(WORLD_MANIFEST) $(WORLD_ARGS)
+
+.PHONY: world
+world: $(STAMP) ## real upgrades x dependents judged by the interpreter -> docs/world.md (WORLD_ARGS='--only ID --limit N')
+	@test -f tests/world/manifest.toml || \
+		echo "world: tests/world/manifest.toml is absent; using tests/world/manifest-dev.toml"
+	@$(PY) -m tests.world.run $(WORLD_FLAGS); run=$$?; \
+	$(PY) -m tests.world.judge $(WORLD_FLAGS); judge=$$?; \
+	$(PY) -m tests.world.score $(WORLD_FLAGS) || exit 1; \
+	test $$run -eq 0 -a $$judge -eq 0 || { echo "world: some upgrades could not run or be judged (see above)"; exit 1; }
+
 .PHONY: bench
 bench: $(STAMP) ## time the headline audit cold and warm vs the whole-wheel path (needs the network)
 	$(PY) benchmarks/bench.py
