@@ -18,7 +18,7 @@ import logging
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -127,6 +127,7 @@ class Options:
     statistics: bool = False
     exit_zero: bool = False
     show_baselined: bool = False
+    show_unknown: bool = False
     diff: bool = False
     fix: bool = False
     unsafe_fixes: bool = False
@@ -243,6 +244,11 @@ def _explain(ctx: click.Context, _param: click.Parameter, value: str | None) -> 
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings would fail the gate.")
 @click.option(
     "--show-baselined", is_flag=True, help="List baselined and suppressed findings in full."
+)
+@click.option(
+    "--show-unknown",
+    is_flag=True,
+    help="List the sites the analysis could not decide, each with its reason (JSON always does).",
 )
 @click.option(
     "--diff",
@@ -959,6 +965,8 @@ def write_report(report: Report, plan: Plan, opts: Options) -> None:
     shown = report
     if plan.format in READER_FORMATS and not opts.show_baselined:
         shown = reader_view(report)
+    if opts.show_unknown:
+        shown = replace(shown, list_undecided=True)
     text = REPORTERS[plan.format](shown, color=color)
     outputs = []
     if opts.write_baseline:

@@ -22,7 +22,16 @@ from typing import TYPE_CHECKING
 
 from auditor.bind import compare
 from auditor.kinds import Kind
-from auditor.model import Action, Finding, Location, Lookup, Status, SymbolKind, matrix_row
+from auditor.model import (
+    Action,
+    Finding,
+    Location,
+    Lookup,
+    Status,
+    SymbolKind,
+    Undecided,
+    matrix_row,
+)
 from auditor.provider.paths import bare
 from auditor.scan.imports import root_of
 
@@ -89,6 +98,7 @@ class Collected:
     matrix: tuple[tuple[bool | None, ...], ...]  # one row per finding; see Report.matrix
     fixed: tuple[Finding, ...]
     unused_suppressions: tuple[tuple[str, int, tuple[str, ...]], ...]
+    undecided: tuple[Undecided, ...] = ()
 
 
 def collect_findings(
@@ -125,7 +135,45 @@ def collect_findings(
         matrix=tuple(matrix_row(f, owner, columns) for f, owner in decorated),
         fixed=fixed_findings(recorded, findings),
         unused_suppressions=unused_suppressions(scan.suppressions, findings),
+        undecided=undecided_sites(audits, findings),
     )
+
+
+UNDECIDED = (Lookup.UNKNOWN, Lookup.UNLISTED)
+
+
+def undecided_sites(
+    audits: Sequence[ProviderChecks], findings: Iterable[Finding]
+) -> tuple[Undecided, ...]:
+    """The sites with no finding that the newest target could not decide, once each (a
+    place and what it names), sorted; each with the analysis's reason."""
+    reported = {(f.location.path, f.location.line, f.location.column) for f in findings}
+    found: dict[tuple[str, int, int, str], Undecided] = {}
+    for audit in audits:
+        for check in audit.checks:
+            site, where = check.site, check.site.location
+            if not check.targets or (where.path, where.line, where.column) in reported:
+                continue
+            why = _why_undecided(site, check.targets[-1][1])
+            key = (where.path, where.line, where.column, site.target)
+            if why is not None and key not in found:
+                reason = bounded(why, MAX_TEXT_CHARS)
+                found[key] = Undecided(where, site.scope, site.target, audit.provider, reason)
+    return tuple(found[k] for k in sorted(found))
+
+
+def _why_undecided(site: Site, verdict: Verdict) -> str | None:
+    resolution = verdict.resolution
+    if resolution.status in UNDECIDED:
+        return resolution.detail or "it cannot be resolved statically"
+    symbol = resolution.symbol
+    if symbol is None or site.call is None or symbol.signature is not None:
+        return None
+    if symbol.why_unknown:  # a callable whose signature is hidden, a name served at run time
+        return symbol.why_unknown
+    if symbol.kind in (SymbolKind.CLASS, SymbolKind.FUNCTION):
+        return f"the signature of {symbol.path} is not known"
+    return None
 
 
 def _order(pair: tuple[Finding, str]) -> tuple[object, ...]:

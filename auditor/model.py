@@ -469,6 +469,7 @@ class Stats:
     seconds: float = 0.0
     requests: int = 0  # HTTP requests made to the index and its file hosts
     provider_modules_cached: int = 0  # answered from the cache's lookup memo, not parsed
+    undecided: int = 0  # sites the analysis could not decide (Report.undecided lists them)
     replayed: bool = False  # the findings of an earlier run on the same inputs (replay.py):
     # files and call sites as that run counted them; nothing parsed, fetched or asked
 
@@ -488,6 +489,20 @@ class Provenance:
     folder: str | None = None  # a folder consumer read in place: its files may change
     entries: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     # entries of a project's trees index (path -> (version, tree folder)) the answers used
+
+
+@dataclass(frozen=True, slots=True)
+class Undecided:
+    """A site the analysis could not decide against the newest target (a name served at run
+    time, a compiled module's stub that does not list it, a callable with no known
+    signature): never a finding, but counted in every summary and listed with
+    --show-unknown, so that what was not checked is never mistaken for what passed."""
+
+    location: Location
+    scope: str
+    target: str  # the provider path as the consumer names it
+    provider: str
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -529,6 +544,8 @@ class Report:
     unused_suppressions: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
     # (path, line, kinds) of `# drift-audit: ignore[...]` comments that suppress nothing;
     # kinds: the slugs that matched nothing, () for a bare `ignore`
+    undecided: tuple[Undecided, ...] = ()  # sites not decided, sorted (see Undecided)
+    list_undecided: bool = False  # a reader's view lists them (--show-unknown); else counts
     hidden: tuple[Finding, ...] = ()  # counted in summaries, not listed (a view made for a
     # reader: baselined and suppressed findings without --show-baselined)
     left_out: tuple[LeftOut, ...] = ()  # kinds the settings kept out of `findings`

@@ -266,6 +266,7 @@ def _audit(
         call_sites=_call_sites(scan),
         provider_modules_loaded=work.modules_loaded,
         provider_modules_cached=work.modules_cached(),
+        undecided=len(collected.undecided),
         bytes_fetched=index.bytes_fetched,
         requests=getattr(index, "requests_made", 0),
         seconds=round(time.perf_counter() - run.started, 3),
@@ -307,6 +308,10 @@ def _audit(
             matrix=collected.matrix,
             fixed=collected.fixed,
             unused_suppressions=unused,
+            undecided=tuple(
+                replace(u, location=replace(u.location, path=prefix + u.location.path))
+                for u in collected.undecided
+            ),
         ),
         why,
         folder_path(consumer_release),

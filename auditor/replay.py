@@ -177,7 +177,7 @@ def save(
         "entries": [[rel, [list(pair) for pair in used]] for rel, used in provenance.entries],
         "folder": provenance.folder,
         "files": files,
-        "report": to_dict(report),
+        "report": to_dict(report, undecided=True),
     }
     fs = Confined(cache_root)
     try:

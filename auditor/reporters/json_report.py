@@ -40,6 +40,7 @@ from auditor.model import (
     Report,
     Stats,
     Status,
+    Undecided,
     timeline,
 )
 from auditor.reporters.common import TOOL_NAME, tool_version
@@ -59,8 +60,10 @@ def render(report: Report, *, color: bool = False) -> str:
     return json_text(text) + "\n"
 
 
-def to_dict(report: Report) -> dict[str, Any]:
-    """The report as plain JSON-ready data, keys in schema order."""
+def to_dict(report: Report, *, undecided: bool | None = None) -> dict[str, Any]:
+    """The report as plain JSON-ready data, keys in schema order. The undecided sites are
+    counted in `stats`, and listed when `undecided` (default: when the report says so,
+    --show-unknown: a big consumer has thousands)."""
     consumer, stats = report.consumer, report.stats
     document: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
@@ -73,6 +76,8 @@ def to_dict(report: Report) -> dict[str, Any]:
     document["findings"] = [finding_to_dict(f) for f in report.findings]
     if report.providers:
         document.update(_audit_extras(report))
+    if report.list_undecided if undecided is None else undecided:
+        document["undecided"] = [_undecided_dict(u) for u in report.undecided]
     if report.providers or report.left_out:
         document["left_out"] = [_left_out_dict(entry) for entry in report.left_out]
     return document | {
@@ -81,6 +86,7 @@ def to_dict(report: Report) -> dict[str, Any]:
             "call_sites": stats.call_sites,
             "provider_modules_loaded": stats.provider_modules_loaded,
             "provider_modules_cached": stats.provider_modules_cached,
+            "undecided": stats.undecided,
             "bytes_fetched": stats.bytes_fetched,
             "requests": stats.requests,
             "seconds": round(stats.seconds, 3),
@@ -118,6 +124,19 @@ def _audit_extras(report: Report) -> dict[str, Any]:
             {"path": path, "line": line, "kinds": list(kinds)}
             for path, line, kinds in report.unused_suppressions
         ],
+    }
+
+
+def _undecided_dict(entry: Undecided) -> dict[str, Any]:
+    where = entry.location
+    return {
+        "path": where.path,
+        "line": where.line,
+        "column": where.column,
+        "scope": entry.scope,
+        "target": entry.target,
+        "provider": entry.provider,
+        "reason": entry.reason,
     }
 
 
@@ -263,6 +282,21 @@ def from_dict(data: object, *, where: str = "the report") -> Report:
             _left_out(_mapping(item, f"{where}: left_out[{i}]"), f"{where}: left_out[{i}]")
             for i, item in enumerate(_get_extra(top, "left_out", list, where, []))
         ),
+        undecided=tuple(
+            _undecided(_mapping(item, f"{where}: undecided[{i}]"), f"{where}: undecided[{i}]")
+            for i, item in enumerate(_get_extra(top, "undecided", list, where, []))
+        ),
+    )
+
+
+def _undecided(data: Mapping[str, Any], where: str) -> Undecided:
+    line, column = _get(data, "line", int, where), _get(data, "column", int, where)
+    return Undecided(
+        Location(_get(data, "path", str, where), line, column, line, column),
+        _get(data, "scope", str, where),
+        _get(data, "target", str, where),
+        _get(data, "provider", str, where),
+        _get(data, "reason", str, where),
     )
 
 
@@ -388,6 +422,7 @@ def _stats(data: Mapping[str, Any]) -> Stats:
         call_sites=_get(data, "call_sites", int, where),
         provider_modules_loaded=_get(data, "provider_modules_loaded", int, where),
         provider_modules_cached=_get_extra(data, "provider_modules_cached", int, where, 0),
+        undecided=_get_extra(data, "undecided", int, where, 0),
         bytes_fetched=_get(data, "bytes_fetched", int, where),
         seconds=_seconds(_get(data, "seconds", (int, float), where), where),
         requests=_get_extra(data, "requests", int, where, 0),  # added after schema 1 shipped

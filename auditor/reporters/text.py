@@ -81,8 +81,24 @@ def render(report: Report, *, color: bool = False) -> str:
             lines.append("")
     lines.extend(_timeline_lines(report, pal))
     lines.extend(_fixed_lines(report, pal))
+    lines.extend(_undecided_lines(report, pal))
     lines.append(summary_line(report, pal))
     return "\n".join(lines) + "\n"
+
+
+def _undecided_lines(report: Report, pal: Palette) -> list[str]:
+    """With --show-unknown: each site the analysis could not decide, and why."""
+    if not report.list_undecided or not report.undecided:
+        return []
+    count = plural(len(report.undecided), "site")
+    lines = [f"{pal.bold}{pal.cyan}--- undecided ({count}: not checked, never findings){pal.reset}"]
+    for entry in report.undecided:
+        where = entry.location
+        place = terminal(f"{where.path}:{where.line}:{where.column}")
+        lines.append(
+            f"{place}: {terminal(entry.target)}: {pal.dim}{terminal(entry.reason)}{pal.reset}"
+        )
+    return [*lines, ""]
 
 
 def _context_line(report: Report) -> str:
@@ -269,6 +285,7 @@ def summary_line(report: Report, pal: Palette = PLAIN) -> str:
         [
             plural(stats.files_scanned, "file"),
             plural(stats.call_sites, "call site"),
+            *([f"{stats.undecided} undecided"] if stats.undecided else []),
             *modules_read(report),
             f"{'replayed ' if stats.replayed else ''}in {stats.seconds:.2f}s",
         ]

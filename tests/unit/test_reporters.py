@@ -222,6 +222,7 @@ def test_json_report_has_every_schema_field_in_a_stable_order() -> None:
         "call_sites",
         "provider_modules_loaded",
         "provider_modules_cached",
+        "undecided",
         "bytes_fetched",
         "requests",
         "seconds",
