@@ -225,7 +225,14 @@ def outcome_of(spec: str, done: Done[Task, Audited]) -> ConsumerResult:
         findings,
         fixed,
         done.seconds,
+        _undecided_count(data),
     )
+
+
+def _undecided_count(data: Mapping[str, Any]) -> int:
+    stats = data.get("stats")
+    count = stats.get("undecided", 0) if isinstance(stats, dict) else 0
+    return count if isinstance(count, int) and not isinstance(count, bool) else 0
 
 
 def classify(findings: Sequence[Mapping[str, Any]], fixed: Sequence[str]) -> Outcome:
@@ -396,6 +403,7 @@ def _row(result: ConsumerResult) -> dict[str, Any]:
         "findings": list(result.findings),
         "fixed": list(result.fixed),
         "seconds": result.seconds,
+        "undecided": result.undecided,
     }
 
 
@@ -432,7 +440,8 @@ def _result(spec: str, row: object) -> ConsumerResult:
     ):
         raise _Unfit  # an outcome its own findings contradict
     seconds = _field(row, "seconds", (int, float))
-    if not (math.isfinite(seconds) and seconds >= 0):
+    undecided = _field(row, "undecided", int)
+    if not (math.isfinite(seconds) and seconds >= 0) or undecided < 0:
         raise _Unfit
     return ConsumerResult(
         spec,
@@ -444,6 +453,7 @@ def _result(spec: str, row: object) -> ConsumerResult:
         findings,
         fixed,
         float(seconds),
+        undecided,
     )
 
 

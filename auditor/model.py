@@ -596,6 +596,7 @@ class ConsumerResult:
     findings: tuple[Mapping[str, object], ...] = ()  # json_report.finding_to_dict shapes
     fixed: tuple[str, ...] = ()  # fingerprints broken at the baseline, fine at the target
     seconds: float = 0.0
+    undecided: int = 0  # sites its audit could not decide (a "clean" says how many)
 
 
 @dataclass(frozen=True, slots=True)

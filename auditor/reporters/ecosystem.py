@@ -52,6 +52,7 @@ def to_dict(report: EcosystemReport) -> dict[str, Any]:
                 "outcome": r.outcome.value,
                 "error": r.error,
                 "findings": list(r.findings),
+                "undecided": r.undecided,
             }
             for r in report.consumers
         ],
@@ -99,6 +100,8 @@ def render_text(report: EcosystemReport) -> str:
             detail = f"{len(_errors(r))} new error(s)"
         elif r.outcome is Outcome.FIXED:
             detail = f"{len(r.fixed)} baseline break(s) repaired"
+        if r.undecided and r.outcome is not Outcome.ERROR:
+            detail = f"{detail} ({r.undecided} undecided)".lstrip()
         lines.append(f"  {r.outcome.value:<12} {shown[r.spec]:<{width}}  {detail}".rstrip())
     if report.symbols:
         lines += ["", "blast radius (consumers, call sites) of the changed symbols:"]
@@ -130,6 +133,8 @@ def render_markdown(report: EcosystemReport) -> str:
     ]
     for r in _sorted(report):
         note = markdown_text(r.error) if r.error else str(len(_errors(r)))
+        if r.undecided and not r.error:
+            note += f" ({r.undecided} undecided)"
         out.append(f"| {_cell_code(r.spec)} | {r.outcome.value} | {note} |")
     if report.symbols:
         out += [
@@ -171,7 +176,7 @@ def render_html(report: EcosystemReport) -> str:
     rows = "".join(
         f'<tr id="c-{i}"><td><code>{e(r.spec)}</code></td><td class="{e(r.outcome.value)}">'
         f'{e(r.outcome.value)}</td><td class="n">{len(_errors(r))}</td>'
-        f"<td>{e(r.error or '')}</td></tr>"
+        f"<td>{e(r.error or (f'{r.undecided} undecided' if r.undecided else ''))}</td></tr>"
         for i, r in enumerate(_sorted(report))
     )
     symbols = "".join(
