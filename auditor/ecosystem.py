@@ -408,6 +408,9 @@ def _row(result: ConsumerResult) -> dict[str, Any]:
 
 
 _ROW_KEYS = frozenset(_row(ConsumerResult("", None, None, None, Outcome.CLEAN)))
+# Rows kept before `undecided` was counted fit too: their count is taken as 0 (unknown then,
+# and never a finding either way), so a store from an earlier release is not audited again.
+_EARLIER_ROW_KEYS = _ROW_KEYS - {"undecided"}
 
 
 class _Unfit(Exception):
@@ -427,7 +430,11 @@ def kept_result(spec: object, text: object) -> ConsumerResult | None:
 
 
 def _result(spec: str, row: object) -> ConsumerResult:
-    if not isinstance(row, dict) or set(row) != _ROW_KEYS or row["spec"] != spec:
+    if not isinstance(row, dict) or row.get("spec") != spec:
+        raise _Unfit
+    if set(row) == _EARLIER_ROW_KEYS:
+        row = {**row, "undecided": 0}
+    elif set(row) != _ROW_KEYS:
         raise _Unfit
     outcome = Outcome(_field(row, "outcome", str))  # ValueError: not an outcome
     findings = tuple(_finding(f) for f in _field(row, "findings", list))
