@@ -59,6 +59,10 @@ def command(upgrade: Upgrade, folder: Path, work: Path, jobs: int = 2) -> list[s
         str(jobs),
         "--cache-dir",
         str(work / "cache"),
+        # An audit that fails is an error row, counted by the score as a failed audit; it
+        # does not make the whole upgrade "could not run" (the gate's default is 0).
+        "--max-errors",
+        str(len(upgrade.dependents)),
     ]
 
 
