@@ -143,8 +143,8 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
     if site.action is Action.IMPORT and not site.module_only:
         module = site.target.rpartition(".")[0]
         parent = resolver.resolve(module, module_only=True)
-        if parent.status is Lookup.MISSING_MODULE:
-            return Verdict(parent, (Problem(Kind.REMOVED_MODULE),))
+        if parent.status is Lookup.MISSING_MODULE:  # the name may live elsewhere now
+            return Verdict(parent, (_removed(resolver, site, Kind.REMOVED_MODULE),))
         if parent.status is Lookup.UNREADABLE:
             return Verdict(parent, (_unreadable(parent),))
     from_import = site.action is Action.IMPORT and not site.module_only
@@ -257,14 +257,15 @@ def _gone_before_the_call(target: str, missing: str | None) -> bool:
     return head == missing or head.startswith(missing + ".")
 
 
-def _removed(resolver: Resolver, site: Site) -> Problem:
-    """removed-symbol, with where a definition of that name lives now when one is known; for a
-    `from m import name`, a move-import hint carrying that definition's kind and signature
-    (compare() makes it safe when they are the baseline's)."""
+def _removed(resolver: Resolver, site: Site, kind: Kind = Kind.REMOVED_SYMBOL) -> Problem:
+    """removed-symbol (or the removed-module of a `from gone import name`), with where a
+    definition of that name lives now when one is known; for a `from m import name`, a
+    move-import hint carrying that definition's kind and signature (compare() makes it safe
+    when they are the baseline's)."""
     moved = getattr(resolver, "moved", None)
     found = moved(site.target) if moved is not None else None
     if not found or resolver.resolve(found).status is not Lookup.FOUND:
-        return Problem(Kind.REMOVED_SYMBOL)
+        return Problem(kind)
     suggestion = f"a definition of that name now lives in {found}"
     hint = None
     module, _, name = found.rpartition(".")
@@ -274,7 +275,7 @@ def _removed(resolver: Resolver, site: Site) -> Problem:
         if there is not None:
             shape = f"{there.kind.value}|{there.signature}"
             hint = FixHint("move-import", False, site.target.rpartition(".")[0], module, why=shape)
-    return Problem(Kind.REMOVED_SYMBOL, None, suggestion, hint=hint)
+    return Problem(kind, None, suggestion, hint=hint)
 
 
 def _lookup_path(site: Site) -> str:
@@ -430,7 +431,9 @@ def _compared(site: Site, before: Verdict | None, after: Verdict) -> tuple[Probl
     kept = [p for p in after.problems if not _stub_guess(p, before, after)]
     problems = [_suggest(site, p, before, after) for p in kept]
     if _unlisted_now(site, before, after):
-        problems.append(Problem(Kind.REMOVED_SYMBOL))
+        detail = after.resolution.detail or ""
+        note = detail if detail.startswith("unless ") else None  # a data-keys __getattr__
+        problems.append(Problem(Kind.REMOVED_SYMBOL, None, note))
     deprecated = _newly_deprecated(before, after)
     if deprecated is not None:
         problems.append(deprecated)
@@ -463,7 +466,9 @@ def _stub_guess(problem: Problem, before: Verdict | None, after: Verdict) -> boo
 
 def _unlisted_now(site: Site, before: Verdict | None, after: Verdict) -> bool:
     """A name the target's stub no longer lists that the baseline had: that is a removal
-    (the stub is the one description of the compiled module there is, release to release)."""
+    (the stub is the one description of the compiled module there is, release to release).
+    Likewise a method gone from a class whose `__getattr__` serves only data keys: it is
+    there only if the object holds a key of that name (the resolution's detail says so)."""
     if after.resolution.status is not Lookup.UNLISTED or before is None:
         return False
     if site.store and site.action is Action.ATTRIBUTE:
@@ -524,7 +529,7 @@ def repair(site: Site, problem: Problem, before: Verdict | None, after: Verdict)
     (a new required parameter gets no made-up value)."""
     old = before.callee if before is not None else None
     new = after.callee
-    if problem.kind is Kind.REMOVED_SYMBOL and problem.hint is not None:
+    if problem.kind in (Kind.REMOVED_SYMBOL, Kind.REMOVED_MODULE) and problem.hint is not None:
         was = before.resolution.symbol if before is not None else None
         same = was is not None and f"{was.kind.value}|{was.signature}" == problem.hint.why
         return replace(problem.hint, safe=True, why="") if same else None

@@ -33,9 +33,19 @@ import griffe
 
 from auditor.deep import deeply
 from auditor.model import Lookup, Resolution, Signature, Symbol, SymbolKind
-from auditor.provider import classes, dynamic, exprs, forwards, functions, hooks, wrappers
+from auditor.provider import (
+    classes,
+    dynamic,
+    exprs,
+    forwards,
+    functions,
+    hooks,
+    returns,
+    wrappers,
+)
 from auditor.provider.classes import Maker, Unknown
 from auditor.provider.paths import bare, candidates, module_files, prefixes, star_parts
+from auditor.provider.pyvalues import Partial, Stop, absolute, dotted
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -46,6 +56,7 @@ logger = logging.getLogger("drift_audit")
 _RECONSTRUCT = re.compile(r"type\(\s*self\s*\)\s*\(|self\.__class__\s*\(|\bcls\s*\(")
 _MARKER = re.compile(r"\(\)|\[\]|\[\*\]")
 MAX_DEPTH = 40
+MAX_MOVE_MODULES = 48  # modules read in search of where a gone definition went
 MODULE_DUNDERS = frozenset(
     {"__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
      "__dict__", "__cached__", "__builtins__", "__annotations__"}
@@ -150,6 +161,7 @@ class ProviderAPI:
         self.import_names = frozenset(import_names)
         self.version = version
         self._modules: dict[str, griffe.Module | None] = {}
+        self._namespaces: set[str] = set()  # namespace packages: folders with no __init__
         self._collection = griffe.ModulesCollection()
         self._lines = griffe.LinesCollection()
         self._cache: dict[tuple[str, bool, bool], tuple[Resolution, frozenset[str]]] = {}
@@ -165,6 +177,7 @@ class ProviderAPI:
         self._static_all: dict[str, bool] = {}  # module -> whether its __all__ is as written
         self._declared_alls: dict[str, frozenset[str] | object | None] = {}  # _declared_all
         self._class_sources: dict[int, _ClassSource] = {}  # id(class) -> its source, read once
+        self._mentions: dict[tuple[str, str], bool] = {}  # (module, class) -> named at top level
 
     @property
     def modules_loaded(self) -> int:
@@ -262,19 +275,77 @@ class ProviderAPI:
         return self._find(f"{module_path}.{name}", depth=0)
 
     def moved(self, dotted: str) -> str | None:
-        """Where a definition with the same name lives now, among the modules loaded so far."""
+        """Where a definition with the same name lives now: among the modules loaded so far,
+        then among the modules the surviving packages of its old home import (a package's
+        `__init__` importing from a new submodule), read only when their source mentions the
+        name, at most MAX_MOVE_MODULES of them."""
         name = bare(dotted.rpartition(".")[2])
         loaded = [self._modules[m] for m in sorted(m for m, v in self._modules.items() if v)]
-        for module in loaded:
-            member = module.members.get(name) if module is not None else None
-            if member is not None and not member.is_alias and member.path != dotted:
-                return str(member.path)
+        found = _definition_in(loaded, name, dotted)
+        if found is not None:
+            return found
         for module in loaded:  # an import of it under another name: `from x.y import name as _n`
             for member in module.members.values() if module is not None else ():
                 target = str(getattr(member, "target_path", "")) if member.is_alias else ""
                 if target.rpartition(".")[2] == name and target != dotted and self.owns(target):
                     return target
-        return None
+        if _MARKER.search(dotted) or not self.owns(dotted):
+            return None
+        return _definition_in(self._near(dotted, name), name, dotted)
+
+    def _near(self, dotted: str, name: str) -> Iterable[griffe.Module]:
+        """Modules near a gone definition's old home, nearest first: its surviving ancestor
+        packages, then what they import or star-import, breadth first, within its top-level
+        package; a module is visited only when its source mentions `name` (packages always,
+        to go on from them)."""
+        parts = dotted.split(".")[:-1]
+        queue = [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
+        seen: set[str] = set()
+        visited = 0
+        while queue and visited < MAX_MOVE_MODULES:
+            path = queue.pop(0)
+            if path in seen or not self.owns(path) or path.split(".")[0] != parts[0]:
+                continue
+            seen.add(path)
+            if not self._may_define(path, name):
+                continue
+            try:
+                module = self._module(path)
+            except Unknown:
+                continue
+            if module is None:
+                continue
+            visited += 1
+            yield module
+            queue += self._imports_of(path)
+
+    def _imports_of(self, module: str) -> list[str]:
+        """What a module's import statements name (modules, and modules of names), from its
+        source: griffe keeps no member for a package's `from pkg import submodule`."""
+        loaded = self._evaluator().host.module_ast(module)
+        if loaded is None:
+            return []
+        tree, is_package = loaded
+        package = module if is_package else module.rpartition(".")[0]
+        out: list[str] = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                out += [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = absolute(node.module or "", node.level, package)
+                out.append(base)
+                out += [f"{base}.{alias.name}" for alias in node.names if alias.name != "*"]
+        return out
+
+    def _may_define(self, module: str, name: str) -> bool:
+        """A package (always: its imports lead on), or a module whose source names `name`."""
+        if module in self._modules:
+            return True
+        for candidate in candidates(module):
+            text = self.tree.read_text(candidate)
+            if text is not None:
+                return candidate.endswith(("__init__.py", "__init__.pyi")) or name in text
+        return False
 
     def prefetch(self, dotted_paths: Iterable[str]) -> None:
         """Tell a lazily fetching tree which module files lookups of these paths will read."""
@@ -329,6 +400,7 @@ class ProviderAPI:
             return module
         if self.tree.is_dir(base):  # a namespace package
             module = griffe.Module(short, filepath=None, parent=parent)
+            self._namespaces.add(name)
             self._attach(module, parent)
             return module
         return None
@@ -447,8 +519,18 @@ class ProviderAPI:
         the package put into its namespace); the package's `__getattr__` plays no part."""
         member = module.members.get(name)
         if member is None or getattr(member, "wildcard", None):
+            self._not_in_namespace(module, name, path)
             raise _Missing(path, module=True)
         return self._follow(member, depth)
+
+    def _not_in_namespace(self, module: griffe.Module, name: str, path: str) -> None:
+        """A name a namespace package's folder does not hold may come from another
+        distribution's portion of it (matplotlib's `mpl_toolkits` and basemap's
+        `mpl_toolkits.basemap`): unknown by itself, a removal only when the baseline held it."""
+        if module.path in self._namespaces:
+            raise Unlisted(
+                path, f"{module.path} is a namespace package; another distribution may add {name}"
+            )
 
     def _module_member(self, module: griffe.Module, name: str, path: str, depth: int) -> Any:
         if name in MODULE_DUNDERS and name not in module.members:
@@ -462,6 +544,7 @@ class ProviderAPI:
         submodule = self._module(f"{module.path}.{name}")
         if submodule is not None:
             return submodule
+        self._not_in_namespace(module, name, path)
         found, undecided = self._from_wildcards(module, name, depth)
         if found is not None:
             return found
@@ -523,6 +606,22 @@ class ProviderAPI:
             self._static_all[module.path] = loaded is not None and _all_is_static(loaded[0])
         return self._static_all[module.path]
 
+    def _star_exports(self, origin: griffe.Module, name: str) -> bool:
+        """Whether `from origin import *` may bind `name`: by `__all__` as written when it is
+        literal and no function changes it; else by `__all__` as the module's top level
+        builds it (`__all__ += other.__all__`, `extend_all(module)`, `__all__.append(key)` in
+        a loop over a dict some keys are known to be out of: numpy's numerictypes)."""
+        static = self._all_is_static(origin)
+        exports = origin.exports
+        if exports is None or (static and all(isinstance(e, str) for e in exports)):
+            return _star_exports(origin, name, static)
+        try:
+            built = self._evaluator().namespace(origin.path)
+        except Stop:
+            return True
+        value = built.values.get("__all__") if built is not None else None
+        return _may_list(value, name)
+
     def _star_sources(
         self, module: griffe.Module, name: str, depth: int
     ) -> tuple[Any, Unknown | None]:
@@ -541,7 +640,7 @@ class ProviderAPI:
                 origin = self._module(source)
                 if origin is None:
                     raise Unknown(f"{module.path} re-exports * from {source}, not Python source")
-                if not _star_exports(origin, name, self._all_is_static(origin)):
+                if not self._star_exports(origin, name):
                     continue  # `import *` takes __all__ (or the public names), not this one
                 self._star_path.add((source, name))
                 try:
@@ -574,6 +673,7 @@ class ProviderAPI:
             return self._follow(member, depth)
         if cls.overloads.get(name):  # a stub's @overload set: griffe keeps it aside
             return _Overloads(f"{cls.path}.{name}")
+        unlisted: Unlisted | None = None  # a compiled base's stub does not list it: go on
         for base in self._bases(cls, depth):
             if base is None:
                 raise Unknown(f"{cls.path} has a base that cannot be resolved statically")
@@ -581,6 +681,8 @@ class ProviderAPI:
                 return self._class_member(base, name, path, depth, seen, on_class=on_class)
             except _Missing:
                 continue
+            except Unlisted as gap:
+                unlisted = unlisted or gap
         if name.startswith("__") and name.endswith("__"):
             raise Unknown(f"{name} may come from object or a metaclass")
         if name in ENUM_API and self._is_enum(cls):
@@ -593,7 +695,46 @@ class ProviderAPI:
             self._metaclass(cls, depth)  # one that cannot be followed may add anything
         if _from_stub(cls):  # a compiled class: its stub may leave out what the type has
             raise Unlisted(path, f"{cls.path} is compiled; its stub may not list {name}")
+        if self._installed(cls, name):
+            return _Dynamic(path, None, None)
+        if unlisted is not None:
+            raise unlisted
         raise _Missing(path, module=False)
+
+    def _installed(self, cls: griffe.Class, name: str) -> bool:
+        """Whether the top level of the class's module puts `name` on the class at import time
+        (`setattr(Cls, name, ...)` in a loop over literal names or a dict's keys, `Cls.name =
+        ...`, directly or in a function it hands the class to, or a classmethod it calls:
+        pandas' `ops.add_flex_arithmetic_methods(Series)`); Unknown when it may put names
+        there that are not known (the class handed to code that cannot be followed)."""
+        module = cls.module.path if isinstance(cls.module, griffe.Module) else None
+        if module is None or not self._mentions_after(module, cls.name):
+            return False
+        evaluator = self._evaluator()
+        try:
+            evaluator.namespace(module)
+        except (Stop, RecursionError):
+            raise Unknown(f"{module}'s top level, which uses {cls.name}, cannot be read") from None
+        if cls.path in evaluator.class_unknown:
+            raise Unknown(f"{cls.path} gets attributes at import time that are not known")
+        return name in evaluator.class_names.get(cls.path, ())
+
+    def _mentions_after(self, module: str, name: str) -> bool:
+        """Whether a top-level statement of `module` other than the definition of class
+        `name` names it (cheap: the module's AST, parsed once)."""
+        key = (module, name)
+        if key not in self._mentions:
+            loaded = self._evaluator().host.module_ast(module)
+            body = loaded[0].body if loaded is not None else []
+            self._mentions[key] = any(
+                isinstance(n, ast.Name) and n.id == name
+                for statement in body
+                if not (isinstance(statement, ast.ClassDef) and statement.name == name)
+                for n in ast.walk(statement)
+            )
+        else:
+            self._evaluator().host.module_ast(module)  # read again: the memo records it
+        return self._mentions[key]
 
     def _metaclass_member(self, cls: griffe.Class, name: str, path: str, depth: int) -> Any:
         """An attribute of a class that its metaclass defines (`Cls.X` where the metaclass
@@ -667,6 +808,10 @@ class ProviderAPI:
         except _Missing:
             if self._assigned_anywhere(cls, name, depth):
                 raise Unknown(f"{path} is assigned outside __init__") from None
+            keys = self._data_keys(cls, depth)
+            if keys is not None:  # gone unless the object holds a key of that name
+                note = f"unless it holds a data key named {name!r}: {keys} serves data keys"
+                raise Unlisted(path, note) from None
             raise
         if isinstance(member, griffe.Function) and not functions.is_property(member):
             return _Bound(member)
@@ -677,12 +822,51 @@ class ProviderAPI:
         in any method, or dynamic attributes, in the class or its bases."""
         if os.environ.get("DRIFT_AUDIT_NO_CLASS_SOURCES"):
             return self._assigned_anywhere_read_each_time(cls, name, depth)
+        literals = self._literals_of(cls, depth)
         for klass in self._mro(cls, depth):
-            if klass is None or any(a in klass.members for a in DYNAMIC_ATTRIBUTES):
+            if klass is None or self._dynamic_attributes(klass):
                 return True
-            if self._class_source(klass).assigns(name):
+            if self._class_source(klass).assigns(name, literals):
                 return True
         return False
+
+    def _literals_of(self, cls: griffe.Class, depth: int) -> hooks.Literals:
+        """For hooks.Adds.may_add: the strings a class attribute of `cls` lists, or that a
+        method of it may return by its `Literal[...]` annotation; None when not known."""
+
+        def literals(kind: str, name: str) -> set[str] | None:
+            try:
+                member = self._class_member(cls, name, f"{cls.path}.{name}", depth, seen=set())
+            except (_Missing, Unknown, griffe.AliasResolutionError, griffe.CyclicAliasError):
+                return None
+            if kind == "attribute" and isinstance(member, griffe.Attribute):
+                return _literal_strings(member.value)
+            if kind == "method" and isinstance(member, griffe.Function):
+                return _literal_annotation(member.returns)
+            return None
+
+        return literals
+
+    def _dynamic_attributes(self, klass: griffe.Class) -> bool:
+        """A `__getattribute__`, or a `__getattr__` that may serve more than data keys."""
+        if "__getattribute__" in klass.members:
+            return True
+        return "__getattr__" in klass.members and not self._serves_data_keys(klass)
+
+    def _serves_data_keys(self, klass: griffe.Class) -> bool:
+        """The class's own `__getattr__` serves only data keys (hooks.serves_data_keys)."""
+        member = klass.members.get("__getattr__")
+        if not isinstance(member, griffe.Function) or member.decorators:
+            return False
+        return hooks.serves_data_keys(_function_ast(member))
+
+    def _data_keys(self, cls: griffe.Class, depth: int) -> str | None:
+        """The `__getattr__` Python calls for an instance of `cls`, when it serves only data
+        keys: its path (None: there is none)."""
+        for klass in self._mro(cls, depth):
+            if klass is not None and "__getattr__" in klass.members:
+                return f"{klass.path}.__getattr__" if self._serves_data_keys(klass) else None
+        return None
 
     def _class_source(self, klass: griffe.Class) -> _ClassSource:
         """What one class's source assigns to `self`, read once per class (torch: ~1,300
@@ -697,12 +881,16 @@ class ProviderAPI:
         again for every name (DRIFT_AUDIT_NO_CLASS_SOURCES=1)."""
         stored = re.compile(rf"\bself\.{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)")
         for klass in self._mro(cls, depth):
-            if klass is None or any(a in klass.members for a in DYNAMIC_ATTRIBUTES):
+            if klass is None or self._dynamic_attributes(klass):
                 return True
             source = _source(klass)
+            if _DICT_WRITE.search(source):
+                return True
             if stored.search(source):
                 return True
-            if "setattr(" in source and hooks.self_setattrs(source).may_add(name):
+            if "setattr(" in source and hooks.self_setattrs(source).may_add(
+                name, self._literals_of(cls, depth)
+            ):
                 return True
         return False
 
@@ -722,10 +910,49 @@ class ProviderAPI:
             return self._call_result(obj.obj, depth)
         if isinstance(obj, griffe.Class):
             return _Instance(obj)
+        if isinstance(obj, _Overloads):
+            return self._overloaded_result(self._overload_set(obj.path), obj.path, depth)
         if isinstance(obj, (griffe.Function, _Bound)):
             function = obj.function if isinstance(obj, _Bound) else obj
+            if function.overloads:
+                return self._overloaded_result(function.overloads, function.path, depth)
+            if function.returns is None:
+                made = self._made_by(function, depth)
+                if made is not None:
+                    return _Instance(made)
             return self._type_of(function.returns, function, depth)
         raise Unknown("the result of calling this object is not tracked")
+
+    def _made_by(self, function: griffe.Function, depth: int) -> griffe.Class | None:
+        """The provider class an unannotated function's every return makes (returns.py)."""
+        node = _function_ast(function)
+        spelled = returns.made_by(node) if node is not None else None
+        if spelled is None or not isinstance(function.module, griffe.Module):
+            return None
+        return self._provider_class(_canonical(function.module, spelled), depth)
+
+    def _overload_set(self, path: str) -> list[Any]:
+        owner, _, name = path.rpartition(".")
+        try:
+            parent = self._find(owner, 0)
+        except (_Missing, Unknown):
+            return []
+        return list(getattr(parent, "overloads", {}).get(name) or [])
+
+    def _overloaded_result(self, variants: list[Any], path: str, depth: int) -> Any:
+        """What calling an @overload set gives: the class every variant returns, when they all
+        return the same one (whichever variant a call selects); else unknown. Choosing the
+        variant by the call's arguments needs the call, which a dotted path does not carry."""
+        found: list[Any] = []
+        for variant in variants:
+            try:
+                found.append(self._type_of(variant.returns, variant, depth))
+            except (_Missing, Unknown):
+                raise Unknown(f"{path}: an @overload variant returns what is not known") from None
+        classes_ = {id(f.cls) for f in found if isinstance(f, _Instance)}
+        if not found or len(classes_) != 1 or not all(isinstance(f, _Instance) for f in found):
+            raise Unknown(f"{path}: its @overload variants return different things")
+        return found[0]
 
     def _annotated(self, attr: griffe.Attribute, depth: int) -> Any:
         return self._type_of(attr.annotation, attr, depth)
@@ -798,10 +1025,13 @@ class ProviderAPI:
         if isinstance(obj, griffe.Class):
             signature, why = self._constructor(obj)
             init = obj.members.get("__init__")
-            params = functions.deprecated_parameters(init) if init is not None else ()
+            renamed, warned = self._init_renames(init) if signature is not None else ((), ())
+            params = (*functions.deprecated_parameters(init), *warned)
+            params += functions.docstring_notes(obj).parameters
             onward = self._class_forward(obj) if signature is not None else NO_FORWARD
             return Symbol(
-                obj.path, SymbolKind.CLASS, signature, why, deprecated, params,
+                obj.path, SymbolKind.CLASS, signature, why, deprecated,
+                tuple(dict.fromkeys(params)), renamed,
                 forwards=onward[0], forward_unless=onward[1], forward_taken=onward[2],
                 forward_added=onward[3], compiled=_from_stub(obj),
             )  # fmt: skip
@@ -827,6 +1057,14 @@ class ProviderAPI:
             renamed, found.positional_limit, self._reconstructs(function), *onward,
             compiled=_from_stub(function),
         )  # fmt: skip
+
+    def _init_renames(self, init: Any) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+        """(old, new) keyword names the class's own `__init__`'s decorators still accept, and
+        the ones they warn about (`@deprecate_kwarg("tokenizer", new_name="processing_class")`)."""
+        if not isinstance(init, griffe.Function) or not init.decorators:
+            return (), ()
+        found = functions.decorated(init, bound=True, provider_decorator=self._keeps_signature)
+        return found.renamed, found.warned
 
     def _forward(self, function: griffe.Function) -> Forwarded:
         """Where the function's `**kwargs` go on to, as a provider path (forwards.py)."""
@@ -1026,6 +1264,23 @@ class _Host:
             return None
         return sorted(found.members) if found is not None else None
 
+    def method(self, path: str) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, str, str] | None:
+        owner, _, name = path.rpartition(".")
+        if not owner or not self.api.owns(path):
+            return None
+        try:
+            cls = self.api._find(owner, 0)
+            if not isinstance(cls, griffe.Class):
+                return None
+            member = self.api._class_member(cls, name, path, 0, seen=set(), on_class=True)
+        except (_Missing, Unknown, griffe.AliasResolutionError, griffe.CyclicAliasError):
+            return None
+        node = _function_ast(member) if isinstance(member, griffe.Function) else None
+        if node is None or not isinstance(member, griffe.Function):
+            return None
+        kind = next((k for k in ("classmethod", "staticmethod") if k in member.labels), "function")
+        return node, member.module.path, kind
+
     def owns(self, path: str) -> bool:
         return self.api.owns(path)
 
@@ -1086,7 +1341,7 @@ def _from_stub(obj: griffe.Object) -> bool:
     source (a compiled one: candidates() read a stub only then). What a stub leaves out
     may still be there at run time (torch's `_C`: private names, aliases the C argument
     parser takes), so it is unknown, never missing."""
-    return str(obj.filepath or "").endswith(".pyi")
+    return functions.from_stub(obj)
 
 
 def _canonical(module: griffe.Module, name: str) -> str:
@@ -1154,6 +1409,15 @@ def _partial_of(
         return None
     target = canonical(ast.unparse(expr.args[0]))
     return target, call[0][1:], call[1]
+
+
+def _definition_in(modules: Iterable[griffe.Module | None], name: str, dotted: str) -> str | None:
+    """The first of the modules that defines `name` itself (not by an import), elsewhere."""
+    for module in modules:
+        member = module.members.get(name) if module is not None else None
+        if member is not None and not member.is_alias and member.path != dotted:
+            return str(member.path)
+    return None
 
 
 def _named_by(member: Any) -> str | None:
@@ -1260,6 +1524,23 @@ def _strings_of(value: ast.expr | None) -> tuple[str, ...] | None:
     return tuple(items) if len(items) == len(value.elts) else None
 
 
+def _may_list(value: Any, name: str) -> bool:
+    """Whether an evaluated `__all__` may hold `name`: not when it is known whole (strings
+    only) without it, or is Partial and certainly lacks it; else it may."""
+    if isinstance(value, Partial):
+        if name in value.absent:
+            return False
+        value = value.known
+        partial = True
+    else:
+        partial = False
+    if not isinstance(value, (list, tuple, set, frozenset)):
+        return True
+    if not all(isinstance(item, str) for item in value):
+        return True
+    return name in value or partial
+
+
 def _all_is_static(tree: ast.Module) -> bool:
     """No function touches `__all__` (numpy's `extend_all(umath)` appends to it) and nothing
     writes the namespace through `globals()`."""
@@ -1278,6 +1559,10 @@ def _all_is_static(tree: ast.Module) -> bool:
 # space, `:` or `=` the rest needs), so this finds every name the per-name search would.
 _SELF_STORE = re.compile(r"\bself\.(?=(\w+)\s*(?::[^=\n]*)?=(?!=))")
 _WORD = re.compile(r"\w+")
+_DICT_WRITE = re.compile(
+    r"(?:self\.__dict__|vars\(self\))"
+    r"(?:\s*\[[^\n]*\]\s*=(?!=)|\.(?:update|setdefault|__setitem__)\(|\s*=(?!=)|\s*\|=)"
+)  # the instance's namespace written as a dict
 
 
 class _ClassSource:
@@ -1290,7 +1575,9 @@ class _ClassSource:
         self.stored = frozenset(m.group(1) for m in _SELF_STORE.finditer(source))
         self._setattrs: hooks.Adds | None = None
 
-    def assigns(self, name: str) -> bool:
+    def assigns(self, name: str, literals: hooks.Literals | None = None) -> bool:
+        if _DICT_WRITE.search(self.source):  # `self.__dict__.update(kwargs)`: anything
+            return True
         if _WORD.fullmatch(name) is None:  # not one word: searched for as written
             pattern = rf"\bself\.{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)"
             if re.search(pattern, self.source):
@@ -1301,13 +1588,48 @@ class _ClassSource:
             return False
         if self._setattrs is None:
             self._setattrs = hooks.self_setattrs(self.source)
-        return self._setattrs.may_add(name)
+        return self._setattrs.may_add(name, literals)
+
+
+def _literal_strings(value: Any) -> set[str] | None:
+    """The strings a literal list, tuple or set holds (`_metadata = ["_name"]`)."""
+    try:
+        found = ast.literal_eval(str(value)) if value is not None else None
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if isinstance(found, (list, tuple, set, frozenset)) and all(isinstance(v, str) for v in found):
+        return set(found)
+    return None
+
+
+def _literal_annotation(annotation: Any) -> set[str] | None:
+    """The strings a `Literal["a", "b"]` annotation allows."""
+    try:
+        expr = ast.parse(str(annotation), mode="eval").body if annotation is not None else None
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):  # a string annotation
+        return _literal_annotation(expr.value)
+    if not (isinstance(expr, ast.Subscript) and (dotted(expr.value) or "").endswith("Literal")):
+        return None
+    items = expr.slice.elts if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+    if all(isinstance(i, ast.Constant) and isinstance(i.value, str) for i in items):
+        return {str(i.value) for i in items if isinstance(i, ast.Constant)}
+    return None
 
 
 def _source(obj: Any) -> str:
     try:
         return str(obj.source)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+    except (
+        OSError,
+        ValueError,
+        KeyError,
+        TypeError,
+        AttributeError,
+        IndexError,
+        griffe.BuiltinModuleError,
+    ):
         return ""
 
 

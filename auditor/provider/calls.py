@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from auditor.provider.pyvalues import (
     UNKNOWN,
+    AnyKey,
     Function,
     GlobalsView,
+    ModuleObject,
     Partial,
     Raised,
     Ref,
@@ -38,6 +40,16 @@ if TYPE_CHECKING:
     from auditor.provider.frame import Frame
 
 DEPRECATIONS = frozenset({"DeprecationWarning", "PendingDeprecationWarning", "FutureWarning"})
+READERS = frozenset({"get", "keys", "values", "items", "copy", "count", "index", "__contains__",
+                     "__getitem__", "__len__", "issubset", "issuperset", "isdisjoint", "union",
+                     "intersection", "difference", "symmetric_difference"})  # fmt: skip
+PURE_BUILTINS = frozenset({"isinstance", "issubclass", "hasattr", "getattr", "len", "repr", "str",
+                           "type", "id", "print", "hash", "callable", "sorted", "list", "tuple",
+                           "set", "frozenset", "dict", "any", "all", "min", "max", "sum",
+                           "enumerate", "zip", "range", "format", "bool", "int", "float", "abs",
+                           "round", "divmod", "ord", "chr", "reversed", "object", "super",
+                           "property", "staticmethod", "classmethod"})  # fmt: skip
+REMOVERS = frozenset({"pop", "popitem", "remove", "discard", "clear"})  # what may be there, may
 LAZY_ATTACH = frozenset({"lazy_loader.attach"})
 LAZY_ATTACH_STUB = frozenset({"lazy_loader.attach_stub"})
 STR_METHODS = frozenset(
@@ -72,25 +84,38 @@ def call(frame: Frame, expr: ast.Call, *, certain: bool) -> Any:
     if isinstance(func, Function) or (isinstance(func, Ref) and frame.ev_function(func.path)):
         function = func if isinstance(func, Function) else frame.ev_function(func.path)
         assert function is not None
-        return _call_function(frame, function, args, kwargs)
+        return _call_function(frame, function, args, kwargs, expr)
+    if isinstance(func, Ref) and not func.module:
+        method = frame.ev.method(func.path)  # `Cls.classmethod(...)`, `Cls.function(obj)`
+        if method is not None:
+            function, owner = method
+            bound = [owner, *args] if owner is not None else args
+            return _call_function(frame, function, bound, kwargs, expr)
     if callee == "sys.modules.get" or callee == "sys.modules.__getitem__":
         return UNKNOWN
-    # A call not followed: its value is not known (as a statement it is passed over: it may
-    # have effects, but none that serves or refuses a name).
+    # A call not followed: its value is not known. Lenient, it may change what it is given:
+    # the containers it is passed become Partial, a class it is passed may get anything.
+    if frame.lenient and not (callee in PURE_BUILTINS and frame.lookup(callee) is UNKNOWN):
+        frame.havoc(expr)
     return UNKNOWN
 
 
 def _call_function(
-    frame: Frame, function: Function, args: list[Any], kwargs: dict[str, Any]
+    frame: Frame, function: Function, args: list[Any], kwargs: dict[str, Any], expr: ast.Call
 ) -> Any:
-    """A provider function called; at a module's top level, one whose body cannot be followed
-    is opaque (its value UNKNOWN) unless it may write names into a namespace: then the
-    module's names cannot be known either."""
+    """A provider function called. In a lenient frame (a module's top level), one whose body
+    the strict evaluation cannot follow is run again leniently, for what it may do to what it
+    reaches (module containers, classes it is given) and what it may return; at a module's
+    top level one that may write names into a namespace leaves the module's names unknown."""
     try:
         return frame.ev.call(function, args, kwargs, frame.depth + 1, caller=frame)
     except Stop:
-        if not frame.top or _writes_names(function.node):
+        if not frame.lenient or (frame.top and _writes_names(function.node)):
             raise
+    try:
+        return frame.ev.call(function, args, kwargs, frame.depth + 1, caller=frame, lenient=True)
+    except Stop:
+        frame.havoc(expr)
         return UNKNOWN
 
 
@@ -156,8 +181,18 @@ def _builtin(
 
 
 def _setattr(frame: Frame, expr: ast.Call) -> Any:
-    if len(expr.args) >= 2 and is_sys_modules_self(expr.args[0]):
+    """`setattr(sys.modules[__name__], k, v)` writes a module name; `setattr(Cls, k, v)` (a
+    provider class, or the `cls` a function was given) puts attribute k on the class."""
+    if len(expr.args) < 2:
+        return None
+    if is_sys_modules_self(expr.args[0]):
         frame.write(frame.value(expr.args[1]))
+        return None
+    owner = frame.deref(frame.value(expr.args[0]))
+    if isinstance(owner, ModuleObject) and owner.path == frame.facts.module:
+        frame.write(frame.value(expr.args[1]))  # `sympy = sys.modules[__name__]`, kept aside
+    elif isinstance(owner, Ref) and not owner.module:
+        frame.ev.class_write(owner.path, frame.value(expr.args[1]))
     return None
 
 
@@ -173,10 +208,14 @@ def _method(frame: Frame, owner: Any, method: str, args: list[Any], kwargs: dict
             return UNKNOWN
         return safe_str_method(known, method, args, kwargs)
     if isinstance(known, dict):
-        return _dict_method(frame, known, method, args, partial, expr)
-    if isinstance(known, (set, list)):
-        return _seq_method(frame, known, method, args, expr)
-    return UNKNOWN
+        found = _dict_method(frame, known, method, args, partial, expr)
+    elif isinstance(known, (set, list)):
+        found = _seq_method(frame, known, method, args, expr)
+    else:
+        return UNKNOWN
+    if found is UNKNOWN and method not in READERS | REMOVERS:
+        _poison_expr(frame, expr)  # a method not followed may have added anything
+    return found
 
 
 def _globals_method(frame: Frame, method: str, args: list[Any]) -> Any:
@@ -187,7 +226,7 @@ def _globals_method(frame: Frame, method: str, args: list[Any]) -> Any:
             for key in other:
                 frame.write(key)
         else:
-            frame.facts.written_unknown = True
+            frame.facts.write_unknown()
     elif method in ("__setitem__", "setdefault") and args:
         frame.write(args[0])
     elif method == "get" and args and isinstance(args[0], str):
@@ -207,6 +246,8 @@ def _dict_method(
         return UNKNOWN if partial else (args[1] if len(args) > 1 else None)
     if method in ("keys", "values", "items") and not partial:
         return tuple(getattr(known, method)())
+    if method == "keys":
+        return owner_partial(frame, expr, tuple(known))
     if method == "update" and args:
         other = args[0]
         if isinstance(other, dict):
@@ -224,11 +265,21 @@ def _dict_method(
     return UNKNOWN
 
 
+def owner_partial(frame: Frame, expr: ast.Call, items: tuple[Any, ...]) -> Any:
+    """The keys of a Partial dict: Partial too, with what it certainly lacks."""
+    owner = frame.value(expr.func.value) if isinstance(expr.func, ast.Attribute) else None
+    return Partial(items, owner.absent) if isinstance(owner, Partial) else UNKNOWN
+
+
 def _seq_method(
     frame: Frame, known: set[Any] | list[Any], method: str, args: list[Any], expr: ast.Call
 ) -> Any:
+    if method == "insert" and len(args) == 2 and isinstance(known, list):
+        method, args = "append", args[1:]  # where it goes does not change what it holds
     if method in ("add", "append") and args:
-        if args[0] is UNKNOWN:
+        if isinstance(args[0], AnyKey):
+            _poison_expr(frame, expr, args[0].absent)
+        elif args[0] is UNKNOWN:
             _poison_expr(frame, expr)
         elif isinstance(known, set):
             known.add(args[0])
@@ -236,8 +287,14 @@ def _seq_method(
             known.append(args[0])
         return None
     if method in ("update", "extend") and args:
-        seq = iterate(args[0])
+        seq = iterate(frame.deref(args[0]))
         if seq is None:
+            other = frame.deref(args[0])
+            items = iterate(other.known) if isinstance(other, Partial) else None
+            if isinstance(other, Partial) and items is not None:
+                (known.update if isinstance(known, set) else known.extend)(items)
+                _poison_expr(frame, expr, other.absent)
+                return None
             _poison_expr(frame, expr)
         elif isinstance(known, set):
             known.update(seq)
@@ -247,16 +304,16 @@ def _seq_method(
     return UNKNOWN
 
 
-def _poison_expr(frame: Frame, expr: ast.Call) -> None:
+def _poison_expr(frame: Frame, expr: ast.Call, absent: frozenset[Any] = frozenset()) -> None:
     func = expr.func
     if isinstance(func, ast.Attribute):
         owner = func.value
         called = owner.func if isinstance(owner, ast.Call) else None
         if isinstance(called, ast.Name) and called.id in ("globals", "vars", "locals"):
-            frame.facts.written_unknown = True
+            frame.facts.write_unknown(absent)
             return
         if isinstance(owner, ast.Name):
-            frame.poison(owner)
+            frame.poison(owner, absent)
         elif isinstance(owner, ast.Subscript):
             frame.poison(owner.value)
 

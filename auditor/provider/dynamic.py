@@ -47,6 +47,7 @@ from auditor.provider.pyvalues import (
     Stop,
     bind,
     bind_arguments,
+    merge,
 )
 
 __all__ = ["UNKNOWN", "Evaluator", "Refused", "Served", "Undecided", "bind_arguments"]
@@ -91,6 +92,11 @@ class Host(Protocol):
     def member_names(self, module: str) -> list[str] | None:
         """What `dir(module)` lists for a provider module; None when unknown."""
 
+    def method(self, path: str) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, str, str] | None:
+        """A method of a provider class by its dotted path (`pkg.mod.Cls.name`, found through
+        the class's bases): its AST, its module and how it binds ("classmethod",
+        "staticmethod", "function"); None when the path is not one."""
+
     def owns(self, path: str) -> bool: ...
 
 
@@ -103,12 +109,16 @@ class Evaluator:
         self._reading: list[set[str]] = []  # the deps of each module under evaluation
         self._steps = 0
         self._machinery: dict[str, bool] = {}  # module -> whether it could serve names at all
+        self._broken: dict[str, str] = {}  # module -> why its top level could not be followed
+        self.class_names: dict[str, set[str]] = {}  # class path -> names set on it at import
+        self.class_unknown: set[str] = set()  # classes that may get names not known
 
     # ------------------------------------------------------------------- entry point
 
     def lookup(self, module: str, name: str) -> Outcome | None:
         """What getting `name` from `module` does at run time, beyond its static members."""
-        self._steps = 0
+        if not self._reading:  # not inside another module's evaluation: a fresh budget
+            self._steps = 0
         try:
             facts = self.facts(module)
         except (Stop, Raised, Return) as stop:
@@ -125,7 +135,7 @@ class Evaluator:
         served = [o for o in outcomes if isinstance(o, Served)]
         if served:
             return served[0]
-        if facts.written_unknown:
+        if facts.may_write(name):
             return Undecided(f"{module} writes names into its namespace that are not known")
         undecided = [o for o in outcomes if isinstance(o, Undecided)]
         return undecided[0] if undecided else (outcomes[0] if outcomes else None)
@@ -164,6 +174,8 @@ class Evaluator:
         A module being evaluated is served as far as it got (as Python runs a module top to
         bottom: a factory called halfway sees what was defined before it). Every module the
         evaluation read is touched again on reuse, so the lookup memo sees it."""
+        if module in self._broken:  # its evaluation stopped: nothing of it is known
+            raise Stop(self._broken[module])
         if module in self._facts:
             facts = self._facts[module]
             for dep in facts.deps if facts is not None else ():
@@ -180,6 +192,9 @@ class Evaluator:
         self._reading.append(facts.deps)
         try:
             self._compute(facts, tree)
+        except Stop as stop:
+            self._broken[module] = str(stop)
+            raise
         finally:
             self._reading.pop()
         for outer in self._reading:
@@ -226,29 +241,72 @@ class Evaluator:
         kwargs: dict[str, Any],
         depth: int,
         caller: Frame | None = None,
+        *,
+        lenient: bool = False,
     ) -> Any:
         """Call a provider function with evaluated arguments: its return value. A warning it
-        gives is the caller's too (a helper that __getattr__ delegates to)."""
+        gives is the caller's too (a helper that __getattr__ delegates to). `lenient`: run
+        for what it may do (frame.py); its value is what any of its returns may give."""
         if depth > MAX_CALL_DEPTH:
             raise Stop("calls nest too deeply")
         facts = self.namespace(function.module)
         if facts is None:
             raise Stop(f"module {function.module} could not be read")
-        frame = Frame(self, facts, {**function.closure}, top=False, depth=depth)
+        frame = Frame(self, facts, {**function.closure}, top=False, depth=depth, lenient=lenient)
         bind(function.node.args, args, kwargs, frame.locals)
         try:
             frame.run_block(function.node.body, certain=True)
         except Return as done:
             return done.value
+        except Raised as raised:
+            if raised.maybe:  # it may or may not raise: what the call does is not known
+                raise Stop(f"a call that may raise {raised.name}") from None
+            raise
         finally:
             if caller is not None and frame.deprecated:
                 caller.deprecated = frame.deprecated
+        if lenient:
+            return _may_return(frame.returned, function.node.body)
         return None
+
+    def method(self, path: str) -> tuple[Function, Any] | None:
+        """`Cls.name` of a provider class, as a Function, and what a call binds first to it
+        (the class, for a classmethod; None otherwise)."""
+        if not self.host.owns(path):
+            return None
+        found = self.host.method(path)
+        if found is None:
+            return None
+        node, module, kind = found
+        owner = Ref(path.rpartition(".")[0]) if kind == "classmethod" else None
+        return Function(node, module), owner
+
+    def class_write(self, path: str, name: Any) -> None:
+        """Attribute `name` set on the object at `path` at import time (a class, if it is one;
+        UNKNOWN: a name not known)."""
+        if isinstance(name, str):
+            self.class_names.setdefault(path, set()).add(name)
+        else:
+            self.class_unknown.add(path)
 
     def tick(self) -> None:
         self._steps += 1
         if self._steps > MAX_STEPS:
             raise Stop("the evaluation takes too many steps")
+
+
+def _may_return(returned: list[Any], body: list[ast.stmt]) -> Any:
+    """What a lenient run of a function may return: its returns' values united (and None when
+    its body may end without one)."""
+    values = list(returned)
+    if not body or not isinstance(body[-1], (ast.Return, ast.Raise)):
+        values.append(None)
+    if not values:
+        return None
+    result = values[0]
+    for value in values[1:]:
+        result = merge(result, value, False)
+    return result
 
 
 def _served(value: Any, deprecated: str | None) -> Outcome:

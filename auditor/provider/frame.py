@@ -1,11 +1,16 @@
 """One scope of provider code evaluated: a module's top level or a function's body.
 
-What it owns: statements (assignment, `if`, `for`, `try`, imports, `def`, `class`, `return`,
-`raise`) and expressions (literals, containers, comprehensions, operators, subscripts,
-attributes, f-strings) over the values of pyvalues.py. Calls are calls.py's. At a module's
-top level every branch is taken (a name any of them adds may exist) and a statement it
-cannot follow is passed over; inside a function, anything it cannot follow stops the
-evaluation (Stop: the outcome is Undecided).
+What it owns: statements (assignment, `if`, `for`, `try`, `del`, `global`, imports, `def`,
+`class`, `return`, `raise`) and expressions (literals, containers, comprehensions, operators,
+subscripts, attributes, f-strings) over the values of pyvalues.py. Calls are calls.py's.
+
+Two modes. Strict (a function's body, called for its value: a `__getattr__`, a helper):
+anything it cannot follow stops the evaluation (Stop: the outcome is Undecided). Lenient (a
+module's top level, and a function called there whose body the strict mode could not follow,
+run again for what it may do): every branch is taken (a name any of them adds may exist),
+the values a `return` may give are kept, and a statement it cannot follow is passed over
+after every container it names is made Partial (it may have changed them). What a lenient
+run writes is what may be there: a key it adds may exist; one it never adds does not.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from auditor.provider import calls
 from auditor.provider.pyvalues import (
     UNKNOWN,
+    AnyKey,
     EnumClass,
     EnumMember,
     Function,
@@ -30,6 +36,7 @@ from auditor.provider.pyvalues import (
     Stop,
     Unknowable,
     absolute,
+    any_key,
     binop,
     catches,
     compare,
@@ -66,39 +73,105 @@ class Frame:
         *,
         top: bool,
         depth: int = 0,
+        lenient: bool | None = None,
     ) -> None:
         self.ev = evaluator
         self.facts = facts
         self.locals = locals_
         self.top = top
+        self.lenient = top if lenient is None else lenient
         self.depth = depth
         self.deprecated: str | None = None
+        self.returned: list[Any] = []  # lenient: what its `return` statements may give
+        self.global_names: set[str] = set()  # `global x` in a function: x is the module's
 
     # ------------------------------------------------------------------- statements
 
     def run_block(self, body: Iterable[ast.stmt], *, certain: bool) -> None:
         for node in body:
             self.ev.tick()
-            if not self.top:
+            if not self.lenient:
                 self.run(node, certain)
                 continue
-            try:  # a module statement we evaluate wrongly must not stop the rest
+            try:  # a statement we evaluate wrongly must not stop the rest
                 self.run(node, certain)
-            except (Raised, Return):
+            except Return as done:
+                self.returned.append(done.value)
+            except Raised:
                 continue
 
     def run(self, node: ast.stmt, certain: bool) -> None:
         handler = getattr(self, f"_stmt_{type(node).__name__}", None)
         if handler is not None:
             handler(node, certain)
-        elif not self.top:
+        elif not self.lenient:
             raise Stop(f"a {type(node).__name__} statement is not followed")
+        else:
+            self.havoc(node)
+
+    def havoc(self, node: ast.AST) -> None:
+        """Lenient: a statement or call not followed may change every container it names
+        (they become Partial), rebind every name it stores, and add anything to a class."""
+        for sub in ast.walk(node):
+            if not isinstance(sub, ast.Name):
+                continue
+            if isinstance(sub.ctx, ast.Store):
+                self.assign(sub, UNKNOWN, certain=False)
+                continue
+            value = self.lookup(sub.id)
+            if isinstance(value, (dict, list, set)):
+                self.poison(sub)
+            elif isinstance(value, Ref) and not value.module:
+                self.ev.class_write(value.path, UNKNOWN)
 
     def _stmt_Pass(self, node: ast.Pass, certain: bool) -> None:
         return
 
+    def _stmt_Assert(self, node: ast.Assert, certain: bool) -> None:
+        return  # a check, not an effect (and not run under -O)
+
+    def _stmt_Delete(self, node: ast.Delete, certain: bool) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Subscript):
+                self._del_item(target, certain)
+            elif isinstance(target, ast.Name):
+                scope = self.facts.values if target.id in self.global_names else self.locals
+                if certain:
+                    scope.pop(target.id, None)
+            elif not self.lenient:
+                raise Stop("a del statement is not followed")
+
+    def _del_item(self, target: ast.Subscript, certain: bool) -> None:
+        """`del d[k]`: k is gone from d. Of a Partial d that may hold k, k is absent after it
+        whether it was there or not; the statement may raise KeyError (Raised maybe)."""
+        container = self.deref(self.value(target.value))
+        key = self.value(target.slice)
+        if isinstance(container, GlobalsView):
+            return
+        known = container.known if isinstance(container, Partial) else container
+        if not isinstance(known, dict) or key is UNKNOWN or isinstance(key, (AnyKey, Partial)):
+            if not self.lenient:
+                raise Stop("a del of an item not known")
+            return  # a removal: what may be there still may be
+        if not hashable((key,)):
+            raise Raised("TypeError")
+        if key in known:
+            if certain:
+                del known[key]
+                if isinstance(container, Partial):
+                    container.absent = container.absent | {key}
+            return
+        if isinstance(container, Partial) and key not in container.absent:
+            if certain:
+                container.absent = container.absent | {key}
+            if certain and not self.lenient:
+                raise Raised("KeyError", maybe=True)
+            return
+        raise Raised("KeyError")
+
     def _stmt_Global(self, node: ast.Global, certain: bool) -> None:
-        return
+        if not self.top:
+            self.global_names.update(node.names)
 
     def _stmt_Nonlocal(self, node: ast.Nonlocal, certain: bool) -> None:
         return
@@ -125,6 +198,10 @@ class Frame:
             self.locals[node.name] = Ref(f"{self.facts.module}.{node.name}")
         if self.top and node.name == "__getattr__" and node.decorator_list:
             self.facts.getattr = calls.class_getattr_model(self, node)
+        if self.top:  # its body's values, for `Cls.NAMES` read in the module's functions
+            body = Frame(self.ev, self.facts, {}, top=False, depth=self.depth, lenient=True)
+            body.run_block(node.body, certain=True)
+            self.facts.class_bodies[node.name] = body.locals
 
     def _stmt_Import(self, node: ast.Import, certain: bool) -> None:
         for alias in node.names:
@@ -171,7 +248,7 @@ class Frame:
         if not isinstance(node.target, ast.Name):
             return self.unknown_write(node.target)
         current = self.lookup(node.target.id)
-        update = self.value(node.value)
+        update = self.deref(self.value(node.value))
         result = binop(node.op, current, update)
         self.locals[node.target.id] = merge(current, result, certain)
         return None
@@ -181,8 +258,8 @@ class Frame:
             self.run_block(node.orelse, certain=certain)
             return
         test = self.value(node.test)
-        if test is UNKNOWN or isinstance(test, (Partial, Ref)):
-            if not self.top:
+        if test is UNKNOWN or isinstance(test, (Partial, Ref, AnyKey)):
+            if not self.lenient:
                 raise Stop(f"the condition `{ast.unparse(node.test)[:80]}` cannot be decided")
             self.run_block(node.body, certain=False)
             self.run_block(node.orelse, certain=False)
@@ -192,18 +269,22 @@ class Frame:
             self.run_block(node.orelse, certain=certain)
 
     def _stmt_Try(self, node: ast.Try, certain: bool) -> None:
-        if self.top:  # every branch may run at import time: take them all
+        if self.lenient:  # every branch may run: take them all
             for block in (node.body, *(h.body for h in node.handlers), node.orelse, node.finalbody):
                 self._quietly(block)
             return
         try:
-            self.run_block(node.body, certain=certain)
+            self._try_body(node.body, certain)
         except Raised as raised:
             for handler in node.handlers:
                 if catches(handler, raised.name):
                     if handler.name:
                         self.locals[handler.name] = UNKNOWN
-                    self.run_block(handler.body, certain=certain)
+                    if raised.maybe:  # it may not have raised: either way may have run
+                        for block in (raised.rest, handler.body, node.orelse):
+                            self._quietly(block)
+                    else:
+                        self.run_block(handler.body, certain=certain)
                     break
             else:
                 raise
@@ -212,16 +293,35 @@ class Frame:
         finally:
             self.run_block(node.finalbody, certain=certain)
 
+    def _try_body(self, body: list[ast.stmt], certain: bool) -> None:
+        """A try's body, strictly: a statement that may raise (Raised maybe) carries what of
+        the body comes after it; one inside a compound statement cannot be followed."""
+        for index, node in enumerate(body):
+            self.ev.tick()
+            try:
+                self.run(node, certain)
+            except Raised as raised:
+                if raised.maybe and not isinstance(node, (ast.Delete, ast.Expr, ast.Assign)):
+                    raise Stop("a statement that may raise, inside a block") from None
+                if raised.maybe:
+                    raised.rest = body[index + 1 :]
+                raise
+
     def _stmt_With(self, node: ast.With, certain: bool) -> None:
         self.run_block(node.body, certain=certain)
 
     def _stmt_For(self, node: ast.For, certain: bool) -> None:
-        items = self.value(node.iter)
+        items = self.deref(self.value(node.iter))
         seq = iterate(items)
         if seq is None:
-            if not self.top:
+            if not self.lenient:
                 raise Stop("a loop over something not known")
-            self._quietly(node.body, unknown_target=node.target)
+            known = iterate(items.known) if isinstance(items, Partial) else None
+            for item in known or ():  # what is known is iterated, then any other item
+                self.assign(node.target, item, certain=True)  # the loop's own variable
+                self._quietly(node.body)
+            self._quietly(node.body, unknown_target=node.target, item=any_key(items))
+            self._quietly(node.orelse)
             return
         for count, item in enumerate(seq):
             if count >= MAX_LOOP:
@@ -230,23 +330,29 @@ class Frame:
             self.run_block(node.body, certain=certain)
         self.run_block(node.orelse, certain=certain)
 
-    def _quietly(self, body: list[ast.stmt], unknown_target: ast.expr | None = None) -> None:
-        """Module level, a branch that may or may not run: its writes count as possible."""
-        if unknown_target is not None:
-            self.assign(unknown_target, UNKNOWN, certain=False)
+    def _quietly(
+        self, body: list[ast.stmt], unknown_target: ast.expr | None = None, item: Any = UNKNOWN
+    ) -> None:
+        """Lenient, a branch that may or may not run: its writes count as possible."""
+        if unknown_target is not None:  # a loop variable: this item, in this pass
+            self.assign(unknown_target, item, certain=True)
         for node in body:
             try:
                 self.ev.tick()
                 self.run(node, certain=False)
-            except (Raised, Return):
+            except Return as done:
+                self.returned.append(done.value)
+                return
+            except Raised:
                 return
 
     # ------------------------------------------------------------------- assignment
 
     def assign(self, target: ast.expr, value: Any, certain: bool) -> None:
         if isinstance(target, ast.Name):
-            old = self.locals.get(target.id, None)
-            self.locals[target.id] = value if certain or old is None else merge(old, value, False)
+            scope = self.facts.values if target.id in self.global_names else self.locals
+            old = scope.get(target.id, None)
+            scope[target.id] = value if certain or old is None else merge(old, value, False)
         elif isinstance(target, (ast.Tuple, ast.List)):
             items = value if isinstance(value, tuple) and len(value) == len(target.elts) else None
             for i, element in enumerate(target.elts):
@@ -254,7 +360,11 @@ class Frame:
         elif isinstance(target, ast.Subscript):
             self._set_item(target, value)
         elif isinstance(target, ast.Attribute):
-            return
+            owner = self.value(target.value)
+            if isinstance(owner, Ref) and not owner.module:  # `Cls.name = ...`, `cls.name = ...`
+                self.ev.class_write(owner.path, target.attr)
+        elif isinstance(target, ast.Starred):
+            self.assign(target.value, UNKNOWN, certain=False)
 
     def _set_item(self, target: ast.Subscript, value: Any) -> None:
         container = self.value(target.value)
@@ -263,9 +373,11 @@ class Frame:
             self.write(key)
             return
         if isinstance(container, Partial):
+            if isinstance(container.known, dict) and hashable((key,)) and key in container.absent:
+                container.absent = container.absent - {key}
             container = container.known
         if isinstance(container, dict):
-            if key is UNKNOWN or isinstance(key, (Partial, Ref)):
+            if key is UNKNOWN or isinstance(key, (Partial, Ref, AnyKey)):
                 self.poison(target.value)
             else:
                 container[key] = value
@@ -277,26 +389,45 @@ class Frame:
         if isinstance(key, str):
             self.facts.written.add(key)
         else:
-            self.facts.written_unknown = True
+            self.facts.write_unknown(key.absent if isinstance(key, AnyKey) else frozenset())
 
-    def poison(self, expr: ast.expr) -> None:
-        """A container got an entry whose key is not known: it becomes Partial."""
-        if isinstance(expr, ast.Name):
-            current = self.locals.get(expr.id)
-            if current is not None and not isinstance(current, Partial):
-                self.locals[expr.id] = Partial(current)
+    def poison(self, expr: ast.expr, absent: frozenset[Any] = frozenset()) -> None:
+        """A container got an entry whose key is not known (but none of `absent`): it becomes
+        Partial, under every name this scope and its module bind to it."""
+        if not isinstance(expr, ast.Name):
+            return
+        current = self.lookup(expr.id)
+        if isinstance(current, Partial):
+            current.absent = frozenset(a for a in current.absent if a in absent)
+            return
+        if not isinstance(current, (dict, list, set)):
+            return
+        known = frozenset(current) if hashable(current) else frozenset()
+        replacement = Partial(current, frozenset(a for a in absent if a not in known))
+        for scope in (self.locals, self.facts.values):
+            for name, value in list(scope.items()):
+                if value is current:
+                    scope[name] = replacement
 
     def unknown_write(self, target: ast.expr) -> None:
         if isinstance(target, ast.Subscript):
             self.poison(target.value)
 
     def ev_function(self, path: str) -> Function | None:
-        module, _, name = path.rpartition(".")
-        if not module or not self.ev.host.owns(path):
-            return None
-        facts = self.ev.namespace(module)
-        value = facts.values.get(name) if facts is not None else None
-        return value if isinstance(value, Function) else None
+        """The provider function a path names, through the imports that re-export it."""
+        for _ in range(8):
+            module, _, name = path.rpartition(".")
+            if not module or not self.ev.host.owns(path):
+                return None
+            try:
+                facts = self.ev.namespace(module)
+            except Stop:
+                return None
+            value = facts.values.get(name) if facts is not None else None
+            if not isinstance(value, Ref) or value.module or value.path == path:
+                return value if isinstance(value, Function) else None
+            path = value.path
+        return None
 
     # ------------------------------------------------------------------- names
 
@@ -304,7 +435,7 @@ class Frame:
         return {} if self.top else dict(self.locals)
 
     def lookup(self, name: str) -> Any:
-        if name in self.locals:
+        if name in self.locals and name not in self.global_names:
             return self.locals[name]
         if name in self.facts.values:
             return self.facts.values[name]
@@ -320,11 +451,28 @@ class Frame:
         if not isinstance(value, Ref) or value.module or not self.ev.host.owns(value.path):
             return value
         module, _, name = value.path.rpartition(".")
-        facts = self.ev.namespace(module) if module != self.facts.module else None
+        try:
+            facts = self.ev.namespace(module) if module != self.facts.module else None
+        except Stop:
+            return value
         found = facts.values.get(name) if facts is not None else None
+        if found is None:
+            found = self._class_attribute(module, name)
         if found is None or isinstance(found, (Ref, Function, EnumClass)) or found is UNKNOWN:
             return value
         return found
+
+    def _class_attribute(self, owner: str, name: str) -> Any:
+        """`pkg.mod.Cls.name`: what the class body of a provider module binds `name` to."""
+        module, _, cls = owner.rpartition(".")
+        if not module or not self.ev.host.owns(module):
+            return None
+        try:
+            facts = self.facts if module == self.facts.module else self.ev.namespace(module)
+        except Stop:
+            return None
+        body = facts.class_bodies.get(cls) if facts is not None else None
+        return body.get(name) if body is not None else None
 
     def canonical(self, expr: ast.expr) -> str | None:
         """The dotted path an expression names, through this module's imports."""
@@ -409,7 +557,7 @@ class Frame:
         return Partial(out) if partial else out
 
     def _expr_BinOp(self, expr: ast.BinOp) -> Any:
-        return binop(expr.op, self.value(expr.left), self.value(expr.right))
+        return binop(expr.op, self.deref(self.value(expr.left)), self.deref(self.value(expr.right)))
 
     def _expr_BoolOp(self, expr: ast.BoolOp) -> Any:
         result: Any = None
@@ -431,6 +579,11 @@ class Frame:
                 if operand is UNKNOWN or isinstance(operand, (Partial, Ref))
                 else not operand
             )
+        if isinstance(operand, (int, float)) and not isinstance(operand, bool):
+            if isinstance(expr.op, ast.USub):
+                return -operand
+            if isinstance(expr.op, ast.UAdd):
+                return operand
         return UNKNOWN
 
     def _expr_Compare(self, expr: ast.Compare) -> Any:
@@ -463,12 +616,14 @@ class Frame:
             if not inside:
                 raise Raised("KeyError")
             return Ref(f"{container.path}.{key}")
+        if isinstance(key, AnyKey):
+            return UNKNOWN
         partial = isinstance(container, Partial)
         known = container.known if partial else container
         if isinstance(known, dict) and key is not UNKNOWN and hashable((key,)):
             if key in known:
                 return known[key]
-            if partial:
+            if isinstance(container, Partial) and key not in container.absent:
                 return UNKNOWN
             raise Raised("KeyError")
         if isinstance(known, (tuple, list, str)) and isinstance(key, int):
@@ -486,7 +641,7 @@ class Frame:
             if isinstance(value, Function):
                 return Ref(f"{self.facts.module}.{key}")
             return value
-        if key in self.facts.written:
+        if key in self.facts.written or self.facts.may_write(key):
             return UNKNOWN
         raise Raised("KeyError")
 
@@ -498,8 +653,11 @@ class Frame:
             return UNKNOWN
         if name in names:
             return True
-        facts = self.ev.facts(namespace.path)
-        if facts is not None and (name in facts.written or facts.written_unknown):
+        try:
+            facts = self.ev.facts(namespace.path)
+        except Stop:
+            return UNKNOWN
+        if facts is not None and (name in facts.written or facts.may_write(name)):
             return True if name in facts.written else UNKNOWN
         return False
 

@@ -48,9 +48,19 @@ class Ref:
 
 @dataclass
 class Partial:
-    """A container some of whose contents are not known: `known` is what is."""
+    """A container some of whose contents are not known: `known` is what is; `absent`, keys
+    (items) it certainly does not hold (`del d[k]` took them out)."""
 
     known: Any
+    absent: frozenset[Any] = frozenset()
+
+
+@dataclass(frozen=True)
+class AnyKey:
+    """An item of a Partial container that is not known, except that it is none of `absent`
+    (the loop variable of `for k in d:` over what is not known of d)."""
+
+    absent: frozenset[Any]
 
 
 @dataclass
@@ -92,10 +102,15 @@ class NamespaceView:
 
 
 class Raised(Exception):
-    def __init__(self, name: str, message: str = "") -> None:
+    """An exception the evaluated code raises; `maybe`: it may raise it or not (`del d[k]` of
+    a key a Partial d may hold), and then `rest` is what of the block may have run after."""
+
+    def __init__(self, name: str, message: str = "", *, maybe: bool = False) -> None:
         super().__init__(name)
         self.name = name
         self.message = message
+        self.maybe = maybe
+        self.rest: list[ast.stmt] = []
 
 
 class Stop(Exception):
@@ -121,9 +136,21 @@ class ModuleFacts:
     values: dict[str, Any] = field(default_factory=dict)
     written: set[str] = field(default_factory=set)  # names put there through globals()...
     written_unknown: bool = False  # a write whose key could not be known
+    written_excluded: frozenset[str] = frozenset()  # ...known to be none of these names
     getattr: Any = None  # Function, ("lazy", submodules, attrs), or UNKNOWN
     lazy_module: Any = None  # ("lazy", submodules, attrs, extra) for sys.modules[...] = ...
     deps: set[str] = field(default_factory=set)  # every module its evaluation read
+    class_bodies: dict[str, dict[str, Any]] = field(default_factory=dict)  # class -> its names
+
+    def write_unknown(self, absent: frozenset[Any] = frozenset()) -> None:
+        """A name written whose key is not known, except that it is none of `absent`."""
+        kept = absent if not self.written_unknown else self.written_excluded & absent
+        self.written_excluded = frozenset(k for k in kept if isinstance(k, str))
+        self.written_unknown = True
+
+    def may_write(self, name: str) -> bool:
+        """Whether a write whose key is not known may have put `name` there."""
+        return self.written_unknown and name not in self.written_excluded
 
 
 def bind_arguments(
@@ -228,6 +255,11 @@ def hashable(items: Iterable[Any]) -> bool:
     return True
 
 
+def any_key(value: Any) -> Any:
+    """What iterating a Partial container gives beyond what is known of it."""
+    return AnyKey(value.absent) if isinstance(value, Partial) and value.absent else UNKNOWN
+
+
 def iterate(value: Any) -> list[Any] | None:
     if isinstance(value, (list, tuple, set, frozenset)):
         return sorted(value, key=repr) if isinstance(value, (set, frozenset)) else list(value)
@@ -257,7 +289,8 @@ def convert(name: str, value: Any, kwargs: dict[str, Any]) -> Any:
             return UNKNOWN if value != () else dict(kwargs)
         return dict(seq) | kwargs
     if isinstance(value, Partial):
-        return Partial(convert(name, value.known, kwargs))
+        converted = convert(name, value.known, kwargs)
+        return UNKNOWN if converted is UNKNOWN else Partial(converted, value.absent)
     seq = iterate(value)
     if seq is None:
         return UNKNOWN
@@ -279,7 +312,9 @@ def binop(op: ast.operator, left: Any, right: Any) -> Any:
         lk = left.known if isinstance(left, Partial) else left
         rk = right.known if isinstance(right, Partial) else right
         combined = binop(op, lk, rk)
-        return UNKNOWN if combined is UNKNOWN else Partial(combined)
+        together = isinstance(op, (ast.Add, ast.BitOr))  # what either holds, the result does
+        absent = union_absent(left, right) if together else frozenset()
+        return UNKNOWN if combined is UNKNOWN else Partial(combined, absent)
     if _size(left) + _size(right) > MAX_VALUE:
         return UNKNOWN  # provider code that grows a value without bound is not followed
     try:
@@ -349,9 +384,16 @@ def contains(container: Any, item: Any) -> Any:
         return UNKNOWN
     if isinstance(container, NamespaceView):
         return UNKNOWN  # answered by the frame, which can read modules (_in_namespace)
+    if isinstance(item, AnyKey):  # none of its absent keys: not in what holds only those
+        seq = iterate(container)
+        if seq is not None and hashable(seq) and all(e in item.absent for e in seq):
+            return False
+        return UNKNOWN
     if isinstance(container, Partial):
         found = contains(container.known, item)
-        return True if found is True else UNKNOWN
+        if found is True:
+            return True
+        return False if hashable((item,)) and item in container.absent else UNKNOWN
     if isinstance(container, str) and isinstance(item, str):
         return item in container
     if isinstance(container, (dict, set, frozenset, list, tuple)):
@@ -366,19 +408,48 @@ def merge(old: Any, new: Any, certain: bool) -> Any:
     """A value that may have been replaced in a branch: containers unite, scalars blur."""
     if certain or old is None:
         return new
+    if old is new:
+        return new
+    if isinstance(old, Partial) or isinstance(new, Partial):
+        lk = old.known if isinstance(old, Partial) else old
+        rk = new.known if isinstance(new, Partial) else new
+        united = merge(lk, rk, False)
+        return UNKNOWN if united is UNKNOWN else Partial(united, union_absent(old, new))
     if isinstance(old, dict) and isinstance(new, dict):
         return {**old, **new}
     if isinstance(old, set) and isinstance(new, set):
         return old | new
-    if old == new:
-        return new
+    if isinstance(old, list) and isinstance(new, list):
+        return old + [v for v in new if v not in old]
+    try:
+        if old == new:
+            return new
+    except TypeError:
+        return UNKNOWN
     return UNKNOWN
+
+
+def union_absent(left: Any, right: Any) -> frozenset[Any]:
+    """The items neither of two containers can hold (a Partial: its `absent`; a container
+    known whole: what it does not hold), among those a Partial says are absent."""
+    candidates: set[Any] = set()
+    for side in (left, right):
+        if isinstance(side, Partial):
+            candidates |= side.absent
+    return frozenset(c for c in candidates if _excludes(left, c) and _excludes(right, c))
+
+
+def _excludes(container: Any, item: Any) -> bool:
+    if isinstance(container, Partial):
+        return item in container.absent
+    seq = iterate(container)
+    return seq is not None and hashable(seq) and item not in seq
 
 
 def as_set(value: Any) -> Any:
     if isinstance(value, Partial):
         inner = as_set(value.known)
-        return Partial(inner if inner is not UNKNOWN else set())
+        return Partial(inner if inner is not UNKNOWN else set(), value.absent)
     seq = iterate(value)
     if seq is None or not all(isinstance(v, str) for v in seq):
         return UNKNOWN

@@ -30,7 +30,7 @@ import ast
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from auditor.provider.pyvalues import dotted
+from auditor.provider.pyvalues import UNKNOWN, dotted
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -110,6 +110,11 @@ def factory_decorator(
         if isinstance(node.value, ast.Name) and node.value.id in local_defs:
             return local_defs[node.value.id]
     return None
+
+
+def returns_of(body: list[ast.stmt]) -> list[ast.Return]:
+    """A function's own `return` statements (returns.py reads them too)."""
+    return _returns(body)
 
 
 def _returns(body: list[ast.stmt]) -> list[ast.Return]:
@@ -339,9 +344,10 @@ def _renames(
                     return None
                 found += pairs
         elif isinstance(node, ast.Expr) and (dropped := _pop_of(node.value, kwargs)) is not None:
-            if not (isinstance(dropped, ast.Constant) and isinstance(dropped.value, str)):
+            key = _key_of(dropped, closure)
+            if not isinstance(key, str):
                 return None
-            found.append((dropped.value, ""))
+            found.append((key, ""))
         elif isinstance(node, ast.Delete):
             for target in node.targets:
                 key = _subscript_of(target, kwargs)
@@ -349,18 +355,36 @@ def _renames(
                     found.append((key.value, ""))
                 elif key is not None:
                     return None
-    return tuple(dict.fromkeys(found))
+    moved = {old for old, new in found if new}  # a key dropped on one path, renamed on another
+    return tuple(dict.fromkeys(p for p in found if p[1] or p[0] not in moved))
+
+
+def _key_of(expr: ast.expr, closure: dict[str, Any]) -> Any:
+    """A keyword name as the wrapper spells it: a string literal, or a name of the closure
+    (the factory's parameter bound at the decoration site: `@deprecate_kwarg("old", ...)`),
+    None when the factory was given None; UNKNOWN when it is none of these."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        return expr.value
+    if isinstance(expr, ast.Name) and expr.id in closure:
+        value = closure[expr.id]
+        return value if isinstance(value, str) or value is None else UNKNOWN
+    return UNKNOWN
 
 
 def _name_pairs(
     old: ast.expr, new: ast.expr, wrapper: ast.AST, closure: dict[str, Any]
 ) -> list[tuple[str, str]] | None:
-    """`kwargs["new"] = kwargs.pop("old")`, or the same over `for old, new in m.items()`.
+    """`kwargs["new"] = kwargs.pop("old")`, the names given by the factory's arguments
+    (`kwargs[new_name] = kwargs.pop(old_name)`), or the same over `for old, new in m.items()`.
+    A new name the factory was given as None is no rename (the wrapper tests it first).
     Names are strings as the provider wrote them: `kwargs[1]` (which makes the call fail) is
     not followed; one that no call can write as `new=` (`class`, `x y`) is kept, as it runs
     (bind.is_keyword_name keeps it out of any fix)."""
     if isinstance(old, ast.Constant) and isinstance(new, ast.Constant):
         return _strings([(old.value, new.value)])
+    old_key, new_key = _key_of(old, closure), _key_of(new, closure)
+    if isinstance(old_key, str) and (isinstance(new_key, str) or new_key is None):
+        return [(old_key, new_key)] if new_key else []
     if isinstance(old, ast.Name) and isinstance(new, ast.Name):
         for node in ast.walk(wrapper):
             if isinstance(node, ast.For) and _loop_names(node.target) == (old.id, new.id):

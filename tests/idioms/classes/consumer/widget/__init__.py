@@ -114,3 +114,15 @@ def probe_metaclass_property_gone_through_add_metaclass():
     from acme.retry import Retry
 
     return Retry.DEFAULT_WHITELIST
+
+
+def probe_attribute_written_through_the_instance_dict():
+    from acme.bags import Bag
+
+    return Bag(colour="red").colour
+
+
+def probe_attribute_written_through_vars():
+    from acme.bags import Record
+
+    return Record(("size", 3)).size

@@ -47,3 +47,7 @@ def probe_keyword_the_c_code_aliases() -> object:
 
 def probe_keyword_renamed_in_the_stub() -> object:  # oracle: differential
     return acme.scale(2, factor=3)
+
+
+def probe_method_moved_to_a_base_after_a_compiled_one() -> object:
+    return acme.Array().constructor()

@@ -78,3 +78,33 @@ def probe_keyword_neither_the_helper_nor_the_function_takes():
     from acme.hub import download
 
     return download("r", mirror="m")
+
+
+def probe_old_keyword_a_factory_renames_on_a_constructor():
+    from acme.kwarg import Trainer
+
+    return Trainer(model=1, tokenizer="t")
+
+
+def probe_new_keyword_a_factory_renames_to():
+    from acme.kwarg import Trainer
+
+    return Trainer(model=1, processing_class="t")
+
+
+def probe_old_keyword_a_factory_renames_on_a_function():
+    from acme.kwarg import encode
+
+    return encode("x", tokenizer="t")
+
+
+def probe_keyword_a_factory_deprecates_without_a_new_name():
+    from acme.kwarg import pad
+
+    return pad(1, max_size=3)
+
+
+def probe_keyword_a_factory_does_not_know():
+    from acme.kwarg import encode
+
+    return encode("x", vocab="v")

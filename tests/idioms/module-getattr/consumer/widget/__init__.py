@@ -95,3 +95,51 @@ def probe_module_with_an_opaque_call_at_import_time():
     from acme.props import plain
 
     return plain()
+
+
+def probe_name_from_a_table_a_function_fills():
+    import acme.filled
+
+    return acme.filled.HOME_DIR
+
+
+def probe_name_from_a_global_a_function_rebinds():
+    import acme.filled
+
+    return acme.filled.USER_DIR
+
+
+def probe_builtin_alias_served_then_refused():
+    import acme.np
+
+    return acme.np.float
+
+
+def probe_future_scalar_warned_then_refused():
+    import acme.np
+
+    return acme.np.bool
+
+
+def probe_type_a_star_import_web_carries():
+    import acme.np
+
+    return acme.np.float64
+
+
+def probe_type_from_the_part_of_the_table_not_read():
+    import acme.np
+
+    return acme.np.double
+
+
+def probe_name_nothing_serves():
+    import acme.np
+
+    return acme.np.nothing  # oracle: unknown
+
+
+def probe_builtin_where_it_is_imported():
+    from acme.np import types
+
+    return types.float

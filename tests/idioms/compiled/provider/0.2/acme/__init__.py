@@ -9,3 +9,12 @@ class Param(Tensor):
 
 def ones() -> Tensor:
     return Tensor()
+
+
+class Mixin:
+    def constructor(self):
+        return type(self)
+
+
+class Array(Tensor, Mixin):
+    """0.2: `constructor` moved to the Python base that comes after the compiled one."""

@@ -1,0 +1,1 @@
+from acme.frame import DataFrame, NDFrame, Plain, Proxy, Series

@@ -1,0 +1,1 @@
+"""Before the moves: helpers where they always were."""

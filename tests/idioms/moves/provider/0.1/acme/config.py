@@ -1,0 +1,6 @@
+def load(path, strict=False):
+    return path
+
+
+def dump(data):
+    return data

@@ -1,0 +1,2 @@
+def dump(data):
+    return data

@@ -1,0 +1,1 @@
+from acme.io.readers import read_table

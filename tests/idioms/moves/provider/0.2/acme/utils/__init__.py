@@ -1,0 +1,1 @@
+from acme.utils._testing import assert_close
