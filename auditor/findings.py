@@ -240,7 +240,8 @@ class _Context:
                 continue
             self.imports[(check.site.location.path, check.site.target)] = check
             for version, verdict in check.targets:
-                if any(p.kind in IMPORT_FAILURES for p in verdict.problems):
+                problems = _import_problems(check, verdict)
+                if any(p.kind in IMPORT_FAILURES for p in problems):
                     key = (check.site.location.path, version)
                     entry = (check.site.target, check.site.module_only)
                     self.failing.setdefault(key, set()).add(entry)
@@ -300,6 +301,14 @@ def _with_uses(finding: Finding, site: Site, context: _Context) -> Finding:
     lines = context.folded.get((site.location.path, site.target), set())
     lines.discard(site.location.line)
     return replace(finding, also_at=tuple(sorted(lines))) if lines else finding
+
+
+def _import_problems(check: SiteCheck, verdict: Verdict) -> tuple[Problem, ...]:
+    """What an import's verdict says is wrong with it; a name only a sketch leaves out (a
+    stub, a namespace package's folder: UNLISTED) is a failure only beside the baseline."""
+    if verdict.resolution.status is Lookup.UNLISTED:
+        return tuple(compare(check.site, check.baseline, verdict))
+    return tuple(verdict.problems)
 
 
 def _removal(problems: Iterable[Problem]) -> bool:

@@ -28,7 +28,7 @@ import griffe
 
 from auditor.model import Param, ParamKind, Signature
 from auditor.provider import exprs
-from auditor.provider.functions import decorator_path
+from auditor.provider.functions import decorator_path, from_stub
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -177,7 +177,7 @@ def _with_new(
 
 def _compiled(cls: griffe.Class) -> bool:
     """A class known only by a stub (a compiled type): object's `()` is no guess to make."""
-    return str(cls.filepath or "").endswith(".pyi")
+    return from_stub(cls)
 
 
 def _takes_anything(signature: Signature) -> bool:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import griffe
 
 from auditor.model import Param, ParamKind, Signature
+from auditor.provider import docstrings
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -59,7 +60,9 @@ DEPRECATED = frozenset(
     {"typing_extensions.deprecated", "warnings.deprecated", "deprecated.deprecated"}
 )
 WARNING_CATEGORIES = ("DeprecationWarning", "PendingDeprecationWarning", "FutureWarning")
-DEPRECATED_DOC = re.compile(r"\.\. deprecated::|^\s*Deprecated[:.]", re.MULTILINE)
+DEPRECATED_DOC = re.compile(
+    r"\.\. deprecated::|^\s*Deprecated[:.]|deprecated since", re.MULTILINE | re.IGNORECASE
+)  # a cheap first look; docstrings.py decides what a note is about
 
 
 def decorator_path(decorator: Any) -> str:
@@ -227,9 +230,19 @@ def overloads_of(function: griffe.Function, *, bound: bool) -> tuple[Signature, 
     return tuple(out)
 
 
+def from_stub(obj: griffe.Object) -> bool:
+    """Whether an object is known only by a `.pyi` stub. A module griffe holds with no file
+    (a namespace package's folder, made in memory) raises BuiltinModuleError for its
+    `filepath`, and so does every object in it: that is no stub."""
+    try:
+        path = obj.filepath
+    except griffe.BuiltinModuleError:
+        return False
+    return str(path or "").endswith(".pyi")
+
+
 def _is_stub(function: griffe.Function) -> bool:
-    path = str(function.filepath or "")
-    return path.endswith(".pyi")
+    return from_stub(function)
 
 
 def _drops_first(function: griffe.Function, bound: bool) -> bool:
@@ -257,8 +270,7 @@ def deprecation(obj: Any) -> str | None:
     for decorator in getattr(obj, "decorators", ()):
         if decorator_path(decorator) in DEPRECATED:
             return "marked @deprecated"
-    docstring = getattr(obj, "docstring", None)
-    if docstring is not None and DEPRECATED_DOC.search(docstring.value or ""):
+    if docstring_notes(obj).whole:
         return "its docstring says it is deprecated"
     if isinstance(obj, griffe.Function) and _warnings(obj)[0]:
         return "it warns with a DeprecationWarning whenever it is called"
@@ -278,7 +290,21 @@ def deprecated_parameters(function: Any) -> tuple[str, ...]:
         ):
             found |= {str(a).strip("'\"") for a in decorator.value.arguments if isinstance(a, str)}
     catch_all = any(p.kind and p.kind.value == "variadic keyword" for p in function.parameters)
+    found |= set(docstring_notes(function).parameters)
     return tuple(sorted(n for n in found if n in names or catch_all))
+
+
+def docstring_notes(obj: Any) -> docstrings.Notes:
+    """What the deprecation notes of a function's (or a class's) docstring are about: the
+    callable, or parameters of it (of its `__init__`, for a class) (docstrings.py)."""
+    docstring = getattr(obj, "docstring", None)
+    text = (docstring.value or "") if docstring is not None else ""
+    if not DEPRECATED_DOC.search(text):
+        return docstrings.Notes(False)
+    function = obj.members.get("__init__") if isinstance(obj, griffe.Class) else obj
+    parameters = list(function.parameters) if isinstance(function, griffe.Function) else []
+    catch_all = any(p.kind and p.kind.value == "variadic keyword" for p in parameters)
+    return docstrings.notes(text, [p.name for p in parameters], catch_all=catch_all)
 
 
 def deprecated_renames(function: Any) -> tuple[tuple[str, str], ...]:
@@ -413,5 +439,5 @@ def _names_deprecation(node: ast.expr) -> bool:
 def _body(function: griffe.Function) -> str:
     try:
         return function.source
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, griffe.BuiltinModuleError):
         return ""

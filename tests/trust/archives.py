@@ -55,15 +55,16 @@ def wheel(
     tamper: str | None = None,
     requires: Iterable[str] = (),
     compression: int = zipfile.ZIP_DEFLATED,
+    top_level: Iterable[str] = (),
 ) -> Path:
     """name-version-py3-none-any.whl: `files`, then `extra`, then .dist-info with a RECORD
-    (whose hash for `tamper` lies)."""
+    (whose hash for `tamper` lies) and a top_level.txt naming `top_level` (else `name`)."""
     info = f"{name}-{version}.dist-info"
     members = [Member.text(p, t) for p, t in files.items()] + list(extra)
     members += [
         Member.text(f"{info}/METADATA", metadata(name, version, requires)),
         Member.text(f"{info}/WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: true\n"),
-        Member.text(f"{info}/top_level.txt", f"{name}\n"),
+        Member.text(f"{info}/top_level.txt", "".join(f"{t}\n" for t in list(top_level) or [name])),
     ]
     rows = [
         f"{m.name},sha256={record_digest(b'x' if m.name == tamper else m.data)},{len(m.data)}"
