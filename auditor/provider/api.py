@@ -34,6 +34,7 @@ import griffe
 from auditor.deep import deeply
 from auditor.model import Lookup, Resolution, Signature, Symbol, SymbolKind
 from auditor.provider import (
+    bindings,
     classes,
     dynamic,
     exprs,
@@ -162,6 +163,7 @@ class ProviderAPI:
         self.version = version
         self._modules: dict[str, griffe.Module | None] = {}
         self._namespaces: set[str] = set()  # namespace packages: folders with no __init__
+        self._bindings: dict[str, dict[str, int]] = {}  # module -> names its top level binds
         self._collection = griffe.ModulesCollection()
         self._lines = griffe.LinesCollection()
         self._cache: dict[tuple[str, bool, bool], tuple[Resolution, frozenset[str]]] = {}
@@ -558,8 +560,27 @@ class ProviderAPI:
             raise undecided from None
         return served
 
+    def _top_level_binding(self, module: griffe.Module, name: str) -> griffe.Attribute | None:
+        """The attribute an unpacking, a loop, a `with` or a walrus at the module's top level
+        binds as `name` (bindings.py), made a member of the module the first time it is
+        asked for; None when the top level binds no such name."""
+        loaded = self._evaluator().host.module_ast(module.path)
+        if loaded is None:
+            return None
+        if module.path not in self._bindings:
+            self._bindings[module.path] = bindings.bound_names(loaded[0])
+        line = self._bindings[module.path].get(name)
+        if line is None:
+            return None
+        attribute = griffe.Attribute(name, lineno=line, endlineno=line)
+        module.set_member(name, attribute)
+        return attribute
+
     def _served(self, module: griffe.Module, name: str, path: str, depth: int) -> Any:
         """A name the module does not define: what its dynamic namespace does with it."""
+        bound = self._top_level_binding(module, name)
+        if bound is not None:  # `a, b = ...` at the top level: griffe lists neither
+            return self._follow(bound, depth)
         outcome = self._evaluator().lookup(module.path, name)
         if outcome is None:
             if "__getattr__" in module.members:
@@ -1076,11 +1097,22 @@ class ProviderAPI:
             return NO_FORWARD
         if found.callee == "super":
             owner = function.parent
-            bases = self._bases(owner, 0) if isinstance(owner, griffe.Class) else []
-            base = bases[0] if bases else None
-            return (base.path, None, found.taken, found.added) if base is not None else NO_FORWARD
+            onward = self._next_init(owner) if isinstance(owner, griffe.Class) else None
+            return (onward.path, None, found.taken, found.added) if onward else NO_FORWARD
         path = _canonical(function.module, found.callee)
         return (path, found.unless, found.taken, found.added) if self.owns(path) else NO_FORWARD
+
+    def _next_init(self, owner: griffe.Class) -> griffe.Class | None:
+        """The class whose `__init__` a `super().__init__(...)` in `owner` runs: the next one
+        after it that defines one (Django's `RelatedField(FieldCacheMixin, Field)`: the
+        mixin has none, so it is Field's); None when that is not known (a base not read) or
+        none does (object's, which the provider does not describe)."""
+        for klass in self._mro(owner, 0)[1:]:
+            if klass is None:
+                return None
+            if "__init__" in klass.members:
+                return klass
+        return None
 
     def _class_forward(self, cls: griffe.Class) -> Forwarded:
         """The forward of the `__init__` that makes the class's constructor."""

@@ -105,3 +105,27 @@ def probe_a_name_bound_to_a_function_binds_like_it():
 
 def probe_module_attributes_the_import_system_sets():
     return acme.__name__, acme.__file__, acme.__spec__, acme.__path__
+
+
+def probe_names_bound_by_unpacking_exist():
+    from acme.unpacked import COLLECT, WARN, deeper, rest
+
+    return COLLECT, WARN, deeper, rest
+
+
+def probe_names_bound_by_loop_with_and_walrus_exist():
+    from acme import unpacked
+
+    return unpacked.loop_name, unpacked.opened, unpacked.walrus, unpacked.counter
+
+
+def probe_a_name_unpacked_in_one_release_only_is_gone():
+    from acme.unpacked import old_pair
+
+    return old_pair
+
+
+def probe_a_name_no_statement_binds_is_missing():
+    from acme import unpacked
+
+    return unpacked.never_bound
