@@ -112,3 +112,15 @@ def probe_wrong_keyword_through_a_class_picked_by_an_added_key():  # oracle: unk
     from acme.params import group
 
     return group("g", nonsense=1)
+
+
+def probe_keyword_goes_past_a_mixin_without_init():
+    from acme.fields import ManyField
+
+    return ManyField("site", blank=True)
+
+
+def probe_wrong_keyword_past_a_mixin_without_init():
+    from acme.fields import ManyField
+
+    return ManyField("site", nonsense=True)
