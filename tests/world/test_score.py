@@ -141,6 +141,22 @@ def test_recall_matches_kind_to_what_failed_on_the_same_line() -> None:
     assert verdicts.found_by(point, "bind", rows) == ["c"]
 
 
+def test_a_use_folded_into_its_failing_import_is_found_by_that_import() -> None:
+    """`from acme import m` fails at line 1; the use `m(x)` at line 3 is listed under the
+    import's finding ("also used at"), whatever the use's own category; only a new error."""
+    point = tp()
+    rows = [
+        {"fingerprint": "i", "status": "new", "severity": "error", "kind": "removed-symbol",
+         "line": 1, "also_used_at": [3, 9]},
+        {"fingerprint": "p", "status": "preexisting", "severity": "error",
+         "kind": "removed-symbol", "line": 1, "also_used_at": [3]},
+        {"fingerprint": "w", "status": "new", "severity": "error", "kind": "unexpected-keyword",
+         "line": 2, "also_used_at": [3]},
+    ]  # fmt: skip
+    assert verdicts.found_by(point, "bind", rows) == ["i"]
+    assert verdicts.found_by(point, "attribute", rows) == ["i"]
+
+
 UPGRADE = Upgrade("acme-2", "acme", "acme", "1.0", "2.0", ("acme",), ("a==1", "b==1", "c==1"),
                   "full")  # fmt: skip
 

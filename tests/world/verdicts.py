@@ -43,6 +43,7 @@ SCORED = ("removed-module", "removed-symbol", "unexpected-keyword", "missing-arg
           "too-many-positional")  # fmt: skip
 CALL_KINDS = frozenset({"unexpected-keyword", "missing-argument", "too-many-positional"})
 NAME_KINDS = frozenset({"removed-module", "removed-symbol"})
+IMPORT_KINDS = NAME_KINDS  # what a failing import is reported as (its uses folded into it)
 MATCHING = {"import": NAME_KINDS, "attribute": NAME_KINDS, "bind": CALL_KINDS}
 FAILED = frozenset({"fails", "missing-on-class"})
 _MARK = re.compile(r"\(\)|\[\*?\]")
@@ -361,15 +362,21 @@ def decide_touchpoint(tp: Touchpoint, answers: dict[str, dict[str, dict[str, Any
 
 
 def found_by(tp: Touchpoint, category: str, findings: list[dict[str, Any]]) -> list[str]:
-    """Fingerprints of the new errors on the touchpoint's file and line whose kind matches."""
+    """Fingerprints of the new errors on the touchpoint's file and line whose kind matches,
+    and of the failing imports that list the line as a use of the name they bind (the tool
+    folds `Markup(value)` after a failing `from jinja2.utils import Markup` into the import's
+    finding, "also used at: line 97": one root cause, reported once)."""
     kinds = MATCHING[category]
+    lines = (tp.line, tp.stmt_line)
     return sorted(
         f["fingerprint"]
         for f in findings
         if f.get("status") == "new"
         and f.get("severity") == "error"
-        and f.get("kind") in kinds
-        and f.get("line") in (tp.line, tp.stmt_line)
+        and (
+            (f.get("kind") in kinds and f.get("line") in lines)
+            or (f.get("kind") in IMPORT_KINDS and set(f.get("also_used_at") or ()) & set(lines))
+        )
     )
 
 
