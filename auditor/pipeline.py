@@ -48,7 +48,7 @@ from auditor.progress import Progress
 from auditor.provider import MemoizedProvider, ResolutionMemo
 from auditor.provider.paths import module_files
 from auditor.scan import ScanStore, scan_cached
-from auditor.sources import infer_baseline_why, open_index, resolve_consumer
+from auditor.sources import has_extension, infer_baseline_why, open_index, resolve_consumer
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -636,6 +636,7 @@ class _ProbedTree:
         self.tree = tree
         self._files: dict[str, str | None] = {}
         self._dirs: dict[str, bool] = {}
+        self._extensions: dict[str, bool] = {}
 
     def read_text(self, path: str) -> str | None:
         text = self.tree.read_text(path)
@@ -647,6 +648,11 @@ class _ProbedTree:
         self._dirs[path] = found
         return found
 
+    def has_extension(self, base: str) -> bool:
+        found = has_extension(self.tree, base)
+        self._extensions[base] = found
+        return found
+
     def walk(self) -> Iterator[str]:
         raise NotImplementedError("a provider tree is read by path, never walked")
 
@@ -656,19 +662,29 @@ class _ProbedTree:
             prefetch(paths)
 
     def probes(self) -> _Probes:
-        return _Probes(tuple(sorted(self._files.items())), tuple(sorted(self._dirs.items())))
+        return _Probes(
+            tuple(sorted(self._files.items())),
+            tuple(sorted(self._dirs.items())),
+            tuple(sorted(self._extensions.items())),
+        )
 
 
 @dataclass(frozen=True)
 class _Probes:
     files: tuple[tuple[str, str | None], ...]  # path -> sha256 of its text, None: no file
     dirs: tuple[tuple[str, bool], ...]
+    extensions: tuple[tuple[str, bool], ...] = ()  # module path -> an extension module there
 
     def answered_by(self, answers: _Answers) -> bool:
         """Whether the tree gives every one of these answers (same content, same absences)."""
         try:
             same_files = all(answers.digest(p) == d for p, d in self.files)
-            return same_files and all(answers.is_dir(p) == found for p, found in self.dirs)
+            same_dirs = all(answers.is_dir(p) == found for p, found in self.dirs)
+            return (
+                same_files
+                and same_dirs
+                and all(has_extension(answers.tree, b) == found for b, found in self.extensions)
+            )
         except (OSError, UnicodeDecodeError):
             return False
 

@@ -47,6 +47,7 @@ from auditor.provider import (
 from auditor.provider.classes import Maker, Unknown
 from auditor.provider.paths import bare, candidates, module_files, prefixes, star_parts
 from auditor.provider.pyvalues import Partial, Stop, absolute, dotted
+from auditor.sources import has_extension
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -163,6 +164,7 @@ class ProviderAPI:
         self.version = version
         self._modules: dict[str, griffe.Module | None] = {}
         self._namespaces: set[str] = set()  # namespace packages: folders with no __init__
+        self._compiled: set[str] = set()  # extension modules with no stub: nothing is known
         self._bindings: dict[str, dict[str, int]] = {}  # module -> names its top level binds
         self._collection = griffe.ModulesCollection()
         self._lines = griffe.LinesCollection()
@@ -400,6 +402,11 @@ class ProviderAPI:
             self._attach(module, parent)
             self.prefetch(_alias_targets(module, self._wanted))
             return module
+        if has_extension(self.tree, base):  # an extension module with no stub beside it
+            module = griffe.Module(short, filepath=None, parent=parent)
+            self._compiled.add(name)
+            self._attach(module, parent)
+            return module
         if self.tree.is_dir(base):  # a namespace package
             module = griffe.Module(short, filepath=None, parent=parent)
             self._namespaces.add(name)
@@ -521,14 +528,18 @@ class ProviderAPI:
         the package put into its namespace); the package's `__getattr__` plays no part."""
         member = module.members.get(name)
         if member is None or getattr(member, "wildcard", None):
-            self._not_in_namespace(module, name, path)
+            self._unseen_member(module, name, path)
             raise _Missing(path, module=True)
         return self._follow(member, depth)
 
-    def _not_in_namespace(self, module: griffe.Module, name: str, path: str) -> None:
+    def _unseen_member(self, module: griffe.Module, name: str, path: str) -> None:
         """A name a namespace package's folder does not hold may come from another
         distribution's portion of it (matplotlib's `mpl_toolkits` and basemap's
-        `mpl_toolkits.basemap`): unknown by itself, a removal only when the baseline held it."""
+        `mpl_toolkits.basemap`): unknown by itself, a removal only when the baseline held it.
+        What an extension module with no stub defines is not known at all (SQLAlchemy 2.0's
+        `cyextension.immutabledict`), in any release: never a removal."""
+        if module.path in self._compiled:
+            raise Unknown(f"{module.path} is compiled and has no stub; {name} may be in it")
         if module.path in self._namespaces:
             raise Unlisted(
                 path, f"{module.path} is a namespace package; another distribution may add {name}"
@@ -546,7 +557,7 @@ class ProviderAPI:
         submodule = self._module(f"{module.path}.{name}")
         if submodule is not None:
             return submodule
-        self._not_in_namespace(module, name, path)
+        self._unseen_member(module, name, path)
         found, undecided = self._from_wildcards(module, name, depth)
         if found is not None:
             return found

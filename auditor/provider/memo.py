@@ -35,6 +35,7 @@ from auditor.model import (
     interpreter,
 )
 from auditor.provider.paths import candidates, module_files
+from auditor.sources import has_extension
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -328,6 +329,8 @@ class MemoizedProvider:
                 found.append(f"{candidate}:{digest}")
         if found:
             return " ".join(found)
+        if has_extension(self.tree, base):
+            return "compiled"  # an extension module with no stub: opaque
         return "namespace" if self.tree.is_dir(base) else "absent"
 
 

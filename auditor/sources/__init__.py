@@ -32,6 +32,13 @@ class SourceTree(Protocol):
         """Every `.py` and `.pyi` path in the tree, sorted (consumers are scanned whole)."""
 
 
+def has_extension(tree: SourceTree, base: str) -> bool:
+    """Whether the tree holds an extension module at `base` (`pkg/mod`, no suffix): a tree
+    that can say has `has_extension`; one that cannot (a test's tree) holds none."""
+    probe = getattr(tree, "has_extension", None)
+    return bool(probe(base)) if probe is not None else False
+
+
 class PrefetchingTree(SourceTree, Protocol):
     """A tree that fetches lazily may also be told, ahead of time, what will be read."""
 

@@ -19,7 +19,7 @@ import errno
 import logging
 import struct
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from stat import S_ISLNK
 from typing import TYPE_CHECKING
@@ -31,6 +31,7 @@ from auditor.sources.trees import (
     PY_SUFFIXES,
     Metadata,
     existing_names,
+    extension_base,
     find_import_names,
     import_form,
     locate_import_root,
@@ -67,6 +68,7 @@ class Layout:
     root: str  # posix, relative to the extracted folder: "" or "src"
     import_names: tuple[str, ...]
     metadata: Metadata
+    extensions: tuple[str, ...] = ()  # extension modules' paths (`pkg/mod`), from the root
 
 
 @dataclass(frozen=True)
@@ -126,11 +128,11 @@ def extract_sources(archive: Path, filename: str, dest: Path, *, project: str) -
     try:
         if filename.endswith((".whl", ".zip")):
             with zipfile.ZipFile(archive) as zf:
-                _extract(_zip_entries(zf), filename, dest, wheel=wheel)
+                extensions = _extract(_zip_entries(zf), filename, dest, wheel=wheel)
         else:
             with tarfile.open(archive) as tf:
                 entries = _tar_entries(tf, filename, archive.stat().st_size)
-                _extract(entries, filename, dest, wheel=False)
+                extensions = _extract(entries, filename, dest, wheel=False)
     except (FetchError, ArchiveError):
         raise
     except (*corrupt, NotImplementedError, ValueError, RuntimeError, struct.error) as exc:
@@ -138,7 +140,10 @@ def extract_sources(archive: Path, filename: str, dest: Path, *, project: str) -
             f"{filename} is not a readable archive (corrupt or truncated): {exc}",
             hint="delete the file and fetch it again; a download is retried on the next run",
         ) from exc
-    return _wheel_layout(dest, project) if wheel else _sdist_layout(dest, project)
+    layout = _wheel_layout(dest, project) if wheel else _sdist_layout(dest, project)
+    inside = f"{layout.root}/" if layout.root else ""
+    kept = sorted({e[len(inside) :] for e in extensions if e.startswith(inside)})
+    return replace(layout, extensions=tuple(kept))
 
 
 def _zip_entries(zf: zipfile.ZipFile) -> list[_Entry]:
@@ -190,7 +195,9 @@ def _tar_read(tf: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
         return handle.read(member.size)
 
 
-def _extract(entries: Iterable[_Entry], filename: str, dest: Path, *, wheel: bool) -> None:
+def _extract(entries: Iterable[_Entry], filename: str, dest: Path, *, wheel: bool) -> list[str]:
+    """Write the kept members under `dest`; the extension modules' paths (`pkg/mod`, from
+    the tree's top), which are not written (no binary is kept, only that it is there)."""
     safe: list[tuple[str, _Entry]] = []
     for entry in entries:
         rel = safe_relative(entry.name)
@@ -206,6 +213,19 @@ def _extract(entries: Iterable[_Entry], filename: str, dest: Path, *, wheel: boo
         if entry.compressed is not None:  # a zip member: a stream of its own
             budget.add(entry.size)
         _write(dest, target, entry, filename, hashes)
+    return extension_paths(
+        (wheel_rel(rel) if wheel else _inner(rel, prefix)) for rel, entry in safe
+        if entry.kind == "file"
+    )  # fmt: skip
+
+
+def extension_paths(paths: Iterable[str | None]) -> list[str]:
+    """The extension modules among tree paths (`pkg/mod` for `pkg/mod.cpython-311-...so`)."""
+    return sorted({b for p in paths if p and (b := extension_base(p)) is not None})
+
+
+def _inner(rel: str, prefix: str) -> str | None:
+    return rel[len(prefix) :] if rel.startswith(prefix) else None
 
 
 def _kept(
@@ -282,13 +302,23 @@ def wheel_target(rel: str) -> str | None:
     """Where a wheel member lands in the tree (purelib/platlib at the root), or None when
     the tree does not keep it (not a source file, nor METADATA / top_level.txt)."""
     parts = rel.split("/")
-    if parts[0].endswith(".data"):  # purelib/platlib install at the root; the rest never imports
+    if parts[0].endswith(".dist-info"):
+        return rel if len(parts) == 2 and parts[1] in _WHEEL_META else None
+    installed = wheel_rel(rel)
+    return installed if installed is not None and installed.endswith(PY_SUFFIXES) else None
+
+
+def wheel_rel(rel: str) -> str | None:
+    """Where a wheel member installs, relative to site-packages (purelib/platlib at the
+    root); None for what never imports (scripts, headers, data, the .dist-info)."""
+    parts = rel.split("/")
+    if parts[0].endswith(".data"):
         if len(parts) < 3 or parts[1] not in ("purelib", "platlib"):
             return None
         parts = parts[2:]
     elif parts[0].endswith(".dist-info"):
-        return rel if len(parts) == 2 and parts[1] in _WHEEL_META else None
-    return "/".join(parts) if parts[-1].endswith(PY_SUFFIXES) else None
+        return None
+    return "/".join(parts)
 
 
 def _sdist_target(rel: str, prefix: str) -> str | None:

@@ -70,6 +70,7 @@ PAGE_TTL_SECONDS = 600.0
 STALE_TMP_SECONDS = 86400.0
 RECORD = "release.json"
 MANIFEST = "manifest.json"
+EXTENSIONS = "extensions"  # a record's extra: the extension modules of an extracted tree
 LISTING = "listing.json"
 CACHE_HINT = f"pass --cache-dir (or set {CACHE_ENV}) to a writable folder"
 MAX_RECORD_BYTES = 16 << 20  # release.json, manifest.json, index.json: small JSON
@@ -145,6 +146,10 @@ class TreeRecord:
             raise ValueError("the members key is not a sha256")
         if "members" in extra and "/" not in extra["members"]:
             raise OutdatedRecord("its members were kept before they were kept per index")
+        if "members" not in extra and EXTENSIONS not in extra:
+            raise OutdatedRecord("it was extracted before extension modules were noted")
+        if any(safe_relative(e) != e for e in extensions_of(extra)):
+            raise ValueError("an extension module's path leaves the tree")
         return cls(
             name=str(data["name"]),
             version=version,
@@ -169,13 +174,25 @@ class TreeRecord:
         return Release(
             name=self.name,
             version=self.version,
-            tree=CachedTree(root, packages=self.import_names, files=listed),
+            tree=CachedTree(
+                root, packages=self.import_names, files=listed, extensions=extensions_of(self.extra)
+            ),
             origin=self.origin,
             import_names=self.import_names,
             requires=self.requires,
             bytes_fetched=bytes_fetched,
             extra={**self.extra, "root": str(root)},
         )
+
+
+def extensions_of(extra: dict[str, str]) -> list[str]:
+    """The extension modules an extracted tree's record notes (`pkg/mod`, one per line)."""
+    return [line for line in extra.get(EXTENSIONS, "").split("\n") if line]
+
+
+def extensions_entry(paths: Iterable[str]) -> dict[str, str]:
+    """The record's note of a tree's extension modules (always there, empty when none)."""
+    return {EXTENSIONS: "\n".join(paths)}
 
 
 def _strings(value: object) -> bool:

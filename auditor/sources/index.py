@@ -34,6 +34,7 @@ from auditor.sources.cache import (
     PAGE_TTL_SECONDS,
     Cache,
     TreeRecord,
+    extensions_entry,
     member_key,
     same_version,
 )
@@ -393,6 +394,7 @@ class Index:
                     "index": without_credentials(index_url),
                     "filename": file.filename,
                     "sha256": got.sha256,
+                    **extensions_entry(layout.extensions),
                 },
             )
             tree_dir, files = self.cache.publish_tree(index_url, work / "tree", record, got.sha256)

@@ -18,7 +18,7 @@ from packaging.utils import canonicalize_name
 from auditor.errors import ArchiveError, BadSpecError
 from auditor.sources import Release
 from auditor.sources.archive import extract_sources, is_archive_name
-from auditor.sources.cache import TreeRecord
+from auditor.sources.cache import TreeRecord, extensions_entry
 from auditor.sources.simple import file_version
 from auditor.sources.specs import file_url_path
 from auditor.sources.trees import (
@@ -113,7 +113,11 @@ def archive_release(path: Path, cache: Cache, *, name: str | None = None) -> Rel
                 import_names=layout.import_names,
                 requires=layout.metadata.requires,
                 origin=path.as_uri(),
-                extra={"filename": path.name, "sha256": sha256},
+                extra={
+                    "filename": path.name,
+                    "sha256": sha256,
+                    **extensions_entry(layout.extensions),
+                },
             )
             tree_dir, files = cache.publish_local(tree, record, sha256)
             found = (tree_dir, record, files)

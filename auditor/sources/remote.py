@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditor.errors import ArchiveError, FetchError
 from auditor.sources import limits
-from auditor.sources.archive import wheel_target
+from auditor.sources.archive import extension_paths, wheel_rel, wheel_target
 from auditor.sources.fetch import Downloaded, NotFound, verify, without_credentials
 from auditor.sources.trees import (
     PY_SUFFIXES,
@@ -68,7 +68,7 @@ TAIL_BYTES = 256 * 1024  # wheels end with .dist-info, then the central director
 MERGE_GAP = 4 * 1024  # members closer than this are fetched in one range
 WHOLE_BELOW = 2 * TAIL_BYTES  # a wheel this small is downloaded whole, in one request
 OFFLINE_HINT = "run once without --offline to fill the cache, or pass --cache-dir of a filled cache"
-LISTING_VERSION = 2
+LISTING_VERSION = 3  # 3: the extension modules are listed
 
 
 def wants_ranges(file: DistFile) -> bool:
@@ -87,10 +87,18 @@ class Listing:
     size: int
     members: tuple[Member, ...]  # the members a tree shows, and RECORD
     paths: dict[str, Member] = field(hash=False, compare=False)  # tree path -> member
+    extensions: frozenset[str] = frozenset()  # extension modules (`pkg/mod`), never fetched
 
     @classmethod
-    def build(cls, filename: str, url: str, size: int, members: tuple[Member, ...]) -> Listing:
-        return cls(filename, url, size, members, _tree_paths(members))
+    def build(
+        cls,
+        filename: str,
+        url: str,
+        size: int,
+        members: tuple[Member, ...],
+        extensions: Iterable[str] = (),
+    ) -> Listing:
+        return cls(filename, url, size, members, _tree_paths(members), frozenset(extensions))
 
     def to_json(self) -> dict[str, Any]:
         where = {m.name: path for path, m in self.paths.items()}
@@ -101,6 +109,7 @@ class Listing:
             "size": self.size,
             "members": [m.to_json() for m in self.members],
             "paths": [where.get(m.name) for m in self.members],
+            "extensions": sorted(self.extensions),
         }
 
     @classmethod
@@ -124,7 +133,12 @@ class Listing:
                 return None
             if not isinstance(size, int) or size < 0:
                 return None
-            return cls(str(data["filename"]), url, size, members, paths)
+            extensions = data["extensions"]
+            if not isinstance(extensions, list) or any(
+                not isinstance(e, str) or safe_relative(e) != e for e in extensions
+            ):
+                return None
+            return cls(str(data["filename"]), url, size, members, paths, frozenset(extensions))
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
@@ -249,7 +263,12 @@ def _listing(file: DistFile, size: int, members: list[Member]) -> Listing:
             log.warning("duplicate member %r in %s: the last one is read", rel, file.filename)
         seen[rel] = member
         kept.append(member)
-    return Listing.build(file.filename, without_credentials(file.url), size, tuple(kept))
+    extensions = extension_paths(
+        wheel_rel(rel) for m in members if not m.is_dir and (rel := safe_relative(m.name))
+    )
+    return Listing.build(
+        file.filename, without_credentials(file.url), size, tuple(kept), extensions
+    )
 
 
 def _within_limits(member: Member, filename: str) -> bool:
@@ -362,6 +381,10 @@ class WheelTree:
     def is_dir(self, path: str) -> bool:
         rel = safe_relative(path)
         return rel is not None and rel in self._dirs
+
+    def has_extension(self, base: str) -> bool:
+        """Whether the wheel holds an extension module `base` (`pkg/mod`: `pkg/mod.*.so`...)."""
+        return safe_relative(base) in self.listing.extensions
 
     @functools.cached_property
     def _dirs(self) -> frozenset[str]:

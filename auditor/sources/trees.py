@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import re
 import tokenize
 from dataclasses import dataclass
 from email.parser import HeaderParser
@@ -31,6 +32,25 @@ if TYPE_CHECKING:
 log = logging.getLogger("drift_audit")
 
 PY_SUFFIXES = (".py", ".pyi")
+# An extension module's file: `mod.so`, `mod.cpython-311-x86_64-linux-gnu.so`, `mod.abi3.so`,
+# `mod.cp311-win_amd64.pyd`; and `mod.pyx`, the Cython source an sdist builds into one.
+_EXTENSION = re.compile(
+    r"(?P<module>[A-Za-z_][A-Za-z0-9_]*)(?:\.[^./]+)?\.(?:so|pyd)|(?P<pyx>[A-Za-z_][A-Za-z0-9_]*)\.pyx"
+)
+
+
+def extension_base(rel: str) -> str | None:
+    """The module path (`pkg/mod`, no suffix) an extension module's file holds, or None when
+    `rel` is no such file. A compiled module with no stub beside it is opaque: what it
+    defines is unknown (provider/api.py), never missing."""
+    folder, _, name = rel.rpartition("/")
+    found = _EXTENSION.fullmatch(name)
+    if found is None:
+        return None
+    module = found.group("module") or found.group("pyx")
+    return f"{folder}/{module}" if folder else module
+
+
 MAX_METADATA_BYTES = 16 << 20  # PKG-INFO, METADATA: text, never this big
 SKIP_NAMES = frozenset(
     {"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "build", "dist",
@@ -61,11 +81,15 @@ class FolderTree:
         files: Iterable[str] | None = None,
         strict: bool = False,
         confine: Path | None = None,
+        extensions: Iterable[str] | None = None,
     ) -> None:
         self.root = root
         self.confine = confine or root
         self.packages = tuple(packages) if packages is not None else None
         self.files = frozenset(files) if files is not None else None
+        # the extension modules of a tree read through a file list (a cached tree keeps no
+        # binaries, only their module paths); None: look on disk
+        self.extensions = frozenset(extensions) if extensions is not None else None
         self.strict = strict
         self.unreadable: list[tuple[str, str]] = []  # (posix path, why) met while walking
 
@@ -103,6 +127,25 @@ class FolderTree:
         if self.files is not None:
             return not rel or any(f.startswith(f"{rel}/") for f in self.files)
         return (self.root / rel).is_dir() and _inside_root(self.confine, self.root / rel)
+
+    def has_extension(self, base: str) -> bool:
+        """Whether the tree holds an extension module `base` (`pkg/mod`: `pkg/mod.*.so`...)."""
+        rel = safe_relative(base)
+        if not rel:
+            return False
+        if self.extensions is not None or self.files is not None:
+            return rel in (self.extensions or ())
+        folder, _, name = rel.rpartition("/")
+        where = self.root / folder if folder else self.root
+        if not (where.is_dir() and _inside_root(self.confine, where)):
+            return False
+        try:
+            with os.scandir(where) as it:
+                names = [e.name for e in it if e.name.startswith(f"{name}.")]
+        except OSError:
+            return False
+        stem = f"{folder}/" if folder else ""
+        return any(extension_base(stem + n) == rel for n in names)
 
     def walk(self) -> Iterator[str]:
         if self.files is not None:

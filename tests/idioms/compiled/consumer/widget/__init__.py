@@ -51,3 +51,23 @@ def probe_keyword_renamed_in_the_stub() -> object:  # oracle: differential
 
 def probe_method_moved_to_a_base_after_a_compiled_one() -> object:
     return acme.Array().constructor()
+
+
+def probe_a_module_compiled_with_no_stub_still_has_its_function():
+    from acme.speedups import fast_sum
+
+    return fast_sum([1, 2])
+
+
+def probe_a_name_gone_from_a_module_compiled_with_no_stub():  # oracle: unknown
+    # Python fails at 0.2 (the compiled module dropped it); with no stub there is nothing to
+    # read: what it defines is unknown, never "removed"
+    from acme.speedups import legacy_mean
+
+    return legacy_mean([1, 2])
+
+
+def probe_an_attribute_of_a_module_compiled_with_no_stub():
+    import acme.speedups
+
+    return acme.speedups.fast_sum((3,))
