@@ -4,7 +4,9 @@
 # and the facts it is made of (kind, path relative to the project root, the import-root
 # relative `module_path` when it differs, enclosing scope, symbol, parameter) and a `reason`
 # for the reader (the message without the release, which changes with the target). No
-# timings, absolute paths, snippets, versions or statuses; entries unique and sorted; so
+# timings, absolute paths, snippets, versions or statuses; entries unique and sorted, each
+# with a `count` when its fingerprint occurs more than once (absent: 1, so files written
+# before counts read the same, and rewrite byte for byte); so
 # rewriting it with nothing changed gives a byte-identical file, and a diff of it in review
 # shows exactly the drift accepted or fixed. Suppressed findings are not recorded (their
 # comment is the record). Reading accepts this shape and, as before it existed, a whole JSON
@@ -14,6 +16,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from auditor.errors import AuditError
@@ -30,19 +33,25 @@ if TYPE_CHECKING:
 
 FORMAT = "drift-audit-baseline"
 VERSION = 1
+MAX_COUNT = 1_000_000  # occurrences of one fingerprint: bounds what a file can make us hold
 _HINT = "write it again with `drift-audit --write-baseline FILE`"
 
 
 def render(report: Report) -> str:
-    """The baseline of a report: its findings except the suppressed ones."""
-    entries = {
-        _key(entry): entry
-        for entry in (_entry(f) for f in report.findings if f.status is not Status.SUPPRESSED)
-    }
+    """The baseline of a report: its findings except the suppressed ones, one entry per
+    fingerprint with `count` when it occurs more than once (as pyright's --writebaseline
+    counts per file and rule), so a second break of the same shape is new."""
+    entries: dict[tuple[str, ...], dict[str, Any]] = {}
+    counts: Counter[tuple[str, ...]] = Counter()
+    for finding in report.findings:
+        if finding.status is not Status.SUPPRESSED:
+            entry = _entry(finding)
+            entries[_key(entry)] = entry
+            counts[_key(entry)] += 1
     document = {
         "format": FORMAT,
         "version": VERSION,
-        "findings": [entries[k] for k in sorted(entries)],
+        "findings": [_counted(entries[k], counts[k]) for k in sorted(entries)],
     }
     return json_text(json.dumps(document, indent=2, ensure_ascii=False)) + "\n"
 
@@ -61,6 +70,12 @@ def _entry(finding: Finding) -> dict[str, Any]:
         "parameter": finding.parameter,
         "reason": finding.reason,
     }
+
+
+def _counted(entry: dict[str, Any], count: int) -> dict[str, Any]:
+    """The entry with its count; a count of 1 is left out (the file as it was before
+    counts, byte for byte)."""
+    return entry | {"count": count} if count > 1 else entry
 
 
 def _key(entry: Mapping[str, Any]) -> tuple[str, ...]:
@@ -90,7 +105,20 @@ def _from_baseline(data: Mapping[str, Any], where: str) -> tuple[Finding, ...]:
     items = data.get("findings")
     if not isinstance(items, list):
         raise AuditError(f"{where}: 'findings' must be a list", hint=_HINT)
-    return tuple(_finding(item, f"{where}: findings[{i}]") for i, item in enumerate(items))
+    out: list[Finding] = []
+    for i, item in enumerate(items):
+        finding = _finding(item, f"{where}: findings[{i}]")
+        out.extend([finding] * _count(item, f"{where}: findings[{i}]"))
+    return tuple(out)
+
+
+def _count(item: Mapping[str, Any], where: str) -> int:
+    """How many findings an entry stands for: `count`, 1 when absent (files written before
+    counts)."""
+    count = item.get("count", 1)
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
+        raise AuditError(f"{where}: count must be a whole number from 1 to {MAX_COUNT}", hint=_HINT)
+    return count
 
 
 def _finding(item: object, where: str) -> Finding:
@@ -108,7 +136,7 @@ def _finding(item: object, where: str) -> Finding:
         raise AuditError(f"{where}: unknown kind {text['kind']!r}", hint=_HINT) from exc
     return Finding(
         kind=kind,
-        location=Location(str(text["path"]), 1, 1, 1, 1),
+        location=Location(str(text["path"]), 0, 0, 0, 0),  # a baseline file keeps no lines
         scope=str(text["scope"]),
         symbol=str(text["symbol"]),
         parameter=parameter,
