@@ -30,6 +30,7 @@ class KindSpec:
     severity: Severity
     template: str
     summary: str
+    default: bool = True  # reported without a `select` naming it (off: only when selected)
 
 
 class Kind(Enum):
@@ -112,6 +113,13 @@ class Kind(Enum):
         "{symbol} was not checked: the provider module {parameter} could not be parsed",
         "A provider module a site needs could not be parsed: the site was not checked.",
     )
+    UNUSED_SUPPRESSION = KindSpec(
+        "unused-suppression",
+        Severity.WARNING,
+        "unused suppression `# drift-audit: {parameter}`: it suppresses no finding",
+        "An inline `# drift-audit: ignore` comment that matches no finding (off by default).",
+        default=False,
+    )
 
     @property
     def slug(self) -> str:
@@ -128,6 +136,12 @@ class Kind(Enum):
     @property
     def template(self) -> str:
         return self.value.template
+
+    @property
+    def default(self) -> bool:
+        """Whether the kind is reported when no `select` names it (ruff's RUF100 and mypy's
+        --warn-unused-ignores are opt-in too)."""
+        return self.value.default
 
     @classmethod
     def from_slug(cls, slug: str) -> Kind:

@@ -418,7 +418,8 @@ def _chosen(
     severity: Mapping[Kind, Severity],
 ) -> Report:
     """Only the selected kinds (the matrix rows with them), at their configured severity."""
-    wanted = frozenset(select if select is not None else Kind) - frozenset(ignore)
+    chosen = select if select is not None else [k for k in Kind if k.default]
+    wanted = frozenset(chosen) - frozenset(ignore)
     if len(wanted) == len(Kind) and not severity:
         return report
     leveled = tuple(replace(f, level=severity.get(f.kind, f.level)) for f in report.findings)

@@ -45,6 +45,7 @@ _CONSEQUENCE = {
     Severity.INFO: "Not a failure by itself; worth a look before upgrading.",
 }
 _UNCHECKED = "What it holds was not checked, so it fails the gate unless the kind is ignored."
+_STALE = "Nothing breaks; a later break on that line would be hidden without anyone deciding so."
 _SUPPRESSIONS = {
     Status.SUPPRESSED: {"kind": "inSource", "justification": "# drift-audit: ignore comment"},
     Status.BASELINED: {"kind": "external", "justification": "recorded in the baseline file"},
@@ -54,6 +55,8 @@ _SUPPRESSIONS = {
 def _consequence(kind: Kind) -> str:
     if kind in (Kind.UNPARSABLE, Kind.UNPARSABLE_PROVIDER):
         return _UNCHECKED
+    if kind is Kind.UNUSED_SUPPRESSION:
+        return _STALE
     return _CONSEQUENCE[kind.severity]
 
 
@@ -129,7 +132,7 @@ def result(finding: Finding) -> dict[str, Any]:
             "symbol": finding.symbol,
             "parameter": finding.parameter,
             "broken_in": list(finding.broken_in),
-            "first_broken": finding.first_broken,
+            "first_broken": finding.first_broken_known,
         },
     }
     if finding.status in _SUPPRESSIONS:
