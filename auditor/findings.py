@@ -17,6 +17,8 @@ baseline and releases) and merged here.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -118,7 +120,6 @@ def collect_findings(
         recorded: the findings of a baseline file; new ones with the same fingerprint become
             `baselined`, and those no longer found are `fixed`.
     """
-    baselined = frozenset(f.fingerprint for f in recorded)
     owned: set[tuple[Finding, str]] = set()
     for audit in audits:
         context = _Context(audit.checks, scan.handlers, scan.gates)
@@ -126,15 +127,18 @@ def collect_findings(
         owned.update((_with_uses(f, site, context), audit.provider) for f, site in found)
     first = audits[0].provider if audits else ""
     owned.update((_unparsable(u, first), first) for u in scan.unparsable)
-    decorated = [(_decorate(f, scan, graph, baselined), owner) for f, owner in owned]
+    decorated = [(_decorate(f, scan, graph), owner) for f, owner in owned]
+    unused = unused_suppressions(scan.suppressions, [f for f, _ in decorated])
+    decorated.extend((_unused_finding(entry, scan, first), first) for entry in unused)
     decorated.sort(key=_order)
+    decorated = _baselined(decorated, Counter(f.fingerprint for f in recorded))
     findings = tuple(f for f, _ in decorated)
     columns = [(a.provider, t) for a in audits for t in a.targets]
     return Collected(
         findings=findings,
         matrix=tuple(matrix_row(f, owner, columns) for f, owner in decorated),
         fixed=fixed_findings(recorded, findings),
-        unused_suppressions=unused_suppressions(scan.suppressions, findings),
+        unused_suppressions=unused,
         undecided=undecided_sites(audits, findings),
     )
 
@@ -199,22 +203,66 @@ def unused_suppressions(
 ) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
     """`(path, line, kinds)` of each suppression comment, or part of one, that matched nothing.
 
-    A bare `# drift-audit: ignore` is unused when no finding sits on its line (kinds `()`);
-    `ignore[a, b]` lists the slugs among a and b that no finding on its line has.
+    A comment is used by a suppressed finding when it sits on a line of the finding's span
+    (any line of a call over several). A bare `# drift-audit: ignore` is unused when it
+    suppresses no finding (kinds `()`); `ignore[a, b]` lists the slugs among a and b that
+    suppress no finding.
     """
-    suppressed: dict[tuple[str, int], set[str]] = {}
+    used: dict[tuple[str, int], set[str]] = {}
     for f in findings:
         if f.status is Status.SUPPRESSED:
-            suppressed.setdefault((f.location.path, f.location.line), set()).add(f.kind.slug)
+            for line in _suppressing_lines(f, suppressions):
+                used.setdefault((f.location.path, line), set()).add(f.kind.slug)
     unused: list[tuple[str, int, tuple[str, ...]]] = []
     for path in sorted(suppressions):
         for line, kinds in sorted(suppressions[path].items()):
-            used = suppressed.get((path, line), set())
-            if not kinds and not used:
+            matched = used.get((path, line), set())
+            if not kinds and not matched:
                 unused.append((path, line, ()))
-            elif kinds - used:
-                unused.append((path, line, tuple(sorted(kinds - used))))
+            elif kinds - matched:
+                unused.append((path, line, tuple(sorted(kinds - matched))))
     return tuple(unused)
+
+
+def _suppressing_lines(
+    finding: Finding, suppressions: Mapping[str, Mapping[int, frozenset[str]]]
+) -> list[int]:
+    """The lines of the finding's span whose suppression comment covers its kind."""
+    where = finding.location
+    in_file = suppressions.get(where.path, {})
+    last = max(where.line, where.end_line)
+    return [
+        line
+        for line in range(where.line, last + 1)
+        if (kinds := in_file.get(line)) is not None and (not kinds or finding.kind.slug in kinds)
+    ]
+
+
+def _unused_finding(
+    entry: tuple[str, int, tuple[str, ...]], scan: ConsumerScan, provider: str
+) -> Finding:
+    """An `unused-suppression` finding at the comment (a kind off by default: kept only
+    when selected, pipeline._chosen)."""
+    path, line, kinds = entry
+    lines = scan.lines.get(path, ())
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    match = _COMMENT.search(text)
+    column, end = (match.start() + 1, match.end() + 1) if match else (1, 1)
+    comment = f"ignore[{', '.join(kinds)}]" if kinds else "ignore"
+    return Finding(
+        kind=Kind.UNUSED_SUPPRESSION,
+        location=Location(path, line, column, line, end),
+        scope=path.removesuffix(".py").removesuffix("/__init__").replace("/", "."),
+        symbol=provider,
+        parameter=comment,
+        broken_in=(),
+        baseline_signature=None,
+        target_signature=None,
+        source=_context_lines(lines, Location(path, line, column, line, end)),
+    )
+
+
+_COMMENT = re.compile(r"#\s*drift-audit\s*:\s*ignore(?:\[[^\]]*\])?")
 
 
 # --------------------------------------------------------------------------- the timeline
@@ -419,6 +467,7 @@ def _finding(check: SiteCheck, problem: Problem, versions: tuple[str, ...]) -> F
         suggestion=_bounded_or_none(problem.suggestion, MAX_TEXT_CHARS),
         status=status,
         first_audited=check.targets[0][0] if check.targets else None,
+        releases_audited=len(check.targets),
         level=problem.level,
         hint=problem.hint if status is Status.NEW else None,  # never "repair" what already failed
     )
@@ -458,14 +507,26 @@ def _unparsable(entry: Unparsable, provider: str) -> Finding:
     )
 
 
-def _decorate(
-    finding: Finding, scan: ConsumerScan, graph: CallGraph, baselined: frozenset[str]
-) -> Finding:
+def _baselined(
+    decorated: list[tuple[Finding, str]], recorded: Counter[str]
+) -> list[tuple[Finding, str]]:
+    """The new findings the baseline file accepts, `baselined`: per fingerprint as many as
+    it records, in report order; a further one of the same fingerprint (a second break of
+    the same shape in the same function) stays new."""
+    left = Counter(recorded)
+    out = []
+    for finding, owner in decorated:
+        if finding.status is Status.NEW and left[finding.fingerprint] > 0:
+            left[finding.fingerprint] -= 1
+            finding = replace(finding, status=Status.BASELINED)
+        out.append((finding, owner))
+    return out
+
+
+def _decorate(finding: Finding, scan: ConsumerScan, graph: CallGraph) -> Finding:
     status = finding.status
     if _suppressed(finding, scan.suppressions):
         status = Status.SUPPRESSED
-    elif status is Status.NEW and finding.fingerprint in baselined:
-        status = Status.BASELINED
     return replace(
         finding,
         status=status,
@@ -475,10 +536,9 @@ def _decorate(
 
 
 def _suppressed(finding: Finding, suppressions: Mapping[str, Mapping[int, frozenset[str]]]) -> bool:
-    kinds = suppressions.get(finding.location.path, {}).get(finding.location.line)
-    if kinds is None:
-        return False
-    return not kinds or finding.kind.slug in kinds
+    """Whether a suppression comment on any line of the finding's span covers its kind (the
+    carets of a multi-line call point at the keyword's line: a comment there works too)."""
+    return bool(_suppressing_lines(finding, suppressions))
 
 
 def _context_lines(lines: Sequence[str], where: Location) -> tuple[tuple[int, str], ...]:
