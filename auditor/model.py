@@ -385,6 +385,7 @@ class Finding:
     also_at: tuple[int, ...] = ()  # lines of the same file that use what this reports gone
     module_path: str = ""  # the file relative to the import root; "": same as location.path
     first_audited: str | None = None  # the oldest release audited of this finding's provider
+    releases_audited: int = 0  # how many releases of its provider were audited (0: unknown)
     level: Severity | None = None  # [tool.drift-audit.severity] override of the kind's
     hint: FixHint | None = None  # what would repair it, if the analysis knows
     fix: Fix | None = None  # the edit, when fixes were asked for (fixes.py)
@@ -410,12 +411,19 @@ class Finding:
         return self.kind.template.format(**values)
 
     @property
+    def first_broken_known(self) -> str | None:
+        """`first_broken` as reports state it: None when the only release audited broke
+        (nothing audited shows where the break starts)."""
+        return None if self.releases_audited == 1 else self.first_broken
+
+    @property
     def message(self) -> str:
-        """The reason and when it broke: `broken in 0.17.0 (first audited)` when that is the
-        oldest release audited (it may have broken earlier), `first broken in 0.12.0` when an
-        older audited release still worked."""
+        """The reason and when it broke, claiming no more than the run shows: `broken at
+        0.17.0 (the only release audited)`; `broken at 0.16.0, the oldest release audited`
+        (it may have broken earlier); `first broken in 0.12.0` when an older audited release
+        still worked."""
         first = self.first_broken
-        if first is None or self.kind.slug in ("unresolved", "unparsable"):
+        if first is None or self.kind.slug in ("unresolved", "unparsable", "unused-suppression"):
             return self.reason
         if self.kind.slug == "unparsable-provider":  # nothing broke: nothing could be read
             return f"{self.reason} (in {', '.join(self.broken_in)})"
@@ -423,7 +431,9 @@ class Finding:
         if self.first_audited is None:
             return f"{self.reason}; {verb} in {first}"
         if first == self.first_audited:
-            return f"{self.reason}; {verb} in {first} (first audited)"
+            if self.releases_audited == 1:
+                return f"{self.reason}; {verb} at {first} (the only release audited)"
+            return f"{self.reason}; {verb} at {first}, the oldest release audited"
         return f"{self.reason}; first {verb} in {first}"
 
     @property

@@ -156,7 +156,7 @@ def _fixed_dict(finding: Finding) -> dict[str, Any]:
         "symbol": finding.symbol,
         "parameter": finding.parameter,
         "path": finding.location.path,
-        "line": finding.location.line,
+        **({"line": finding.location.line} if finding.location.line > 0 else {}),  # 0: unknown
         "scope": finding.scope,
     }
 
@@ -178,8 +178,9 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
         "symbol": finding.symbol,
         "parameter": finding.parameter,
         "broken_in": list(finding.broken_in),
-        "first_broken": finding.first_broken,
+        "first_broken": finding.first_broken_known,
         "first_audited": finding.first_audited,
+        **({"releases_audited": finding.releases_audited} if finding.releases_audited else {}),
         "baseline_signature": finding.baseline_signature,
         "target_signature": finding.target_signature,
         "reached_from": [list(chain) for chain in finding.reached_from],
@@ -333,10 +334,11 @@ def _matrix(data: Mapping[str, Any], rows: int, where: str) -> tuple[tuple[bool 
 
 
 def _fixed(data: Mapping[str, Any], where: str) -> Finding:
-    line = _get(data, "line", int, where)
+    line = _get_extra(data, "line", int, where, 0)  # absent: not known (a baseline file's)
+    column = 1 if line > 0 else 0
     return Finding(
         kind=_kind(_get(data, "kind", str, where), where),
-        location=Location(_get(data, "path", str, where), line, 1, line, 1),
+        location=Location(_get(data, "path", str, where), line, column, line, column),
         scope=_get(data, "scope", str, where),
         symbol=_get(data, "symbol", str, where),
         parameter=_get(data, "parameter", _OPT_STR, where),
@@ -461,6 +463,7 @@ def _finding(value: object, where: str) -> Finding:
         also_at=_lines(_get_extra(data, "also_used_at", list, where, []), where),
         module_path=_module_path(data, where),
         first_audited=_get_extra(data, "first_audited", _OPT_STR, where, None),
+        releases_audited=_get_extra(data, "releases_audited", int, where, 0),
         level=_level(data, where),
         fix=_fix(data["fix"], where) if "fix" in data else None,
     )

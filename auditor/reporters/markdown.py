@@ -76,7 +76,7 @@ def _findings_table(findings: Sequence[Finding]) -> str:
             f.kind.slug,
             code(f.symbol),
             code(f.parameter) if f.parameter else "",
-            markdown_text(f.first_broken) if f.first_broken else "",
+            markdown_text(f.first_broken_known) if f.first_broken_known else "",
         ]
         for f in findings
     ]
