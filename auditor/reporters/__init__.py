@@ -22,12 +22,14 @@ if TYPE_CHECKING:
 # format name -> module under auditor.reporters (each module's NAME is its format name)
 FORMATS = {
     "text": "text",
+    "concise": "concise",
     "json": "json_report",
     "sarif": "sarif",
     "github": "github",
     "markdown": "markdown",
     "html": "html",
     "gitlab": "gitlab",
+    "junit": "junit",
 }
 
 

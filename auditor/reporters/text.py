@@ -27,6 +27,7 @@ from auditor.escape import terminal
 from auditor.kinds import Severity
 from auditor.model import Status, timeline
 from auditor.reporters.common import left_out_note, plural, provider_line, tally
+from auditor.reporters.signatures import cut_signatures
 
 if TYPE_CHECKING:
     from auditor.model import Finding, Report
@@ -181,20 +182,24 @@ def _fixed_lines(report: Report, pal: Palette) -> list[str]:
 
 def _finding_lines(finding: Finding, pal: Palette) -> list[str]:
     return [
-        _headline(finding, pal),
+        headline(finding, pal),
         *_source_lines(finding, pal),
         *_detail_lines(finding, pal),
     ]
 
 
-def _headline(finding: Finding, pal: Palette) -> str:
+def headline(finding: Finding, pal: Palette = PLAIN) -> str:
+    """`path:line:col: error[slug] message [status]`: the severity word first, as mypy and
+    pyright print it, so an info line does not read as an error in a log without colour."""
     loc = finding.location
     where = f"{pal.bold}{terminal(loc.path)}:{loc.line}:{loc.column}:{pal.reset}"
-    slug = f"{pal.severity(finding.severity)}{finding.kind.slug}{pal.reset}"
+    label = f"{finding.severity.value}[{finding.kind.slug}]"
+    slug = f"{pal.severity(finding.severity)}{label}{pal.reset}"
     status = (
         "" if finding.status is Status.NEW else f" {pal.dim}[{finding.status.value}]{pal.reset}"
     )
-    return f"{where} {slug} {terminal(finding.message)}{status}"
+    fixable = f"{pal.green}[*]{pal.reset} " if finding.fix is not None and finding.fix.safe else ""
+    return f"{where} {slug} {fixable}{terminal(finding.message)}{status}"
 
 
 def _source_lines(finding: Finding, pal: Palette) -> list[str]:
@@ -209,13 +214,13 @@ def _source_lines(finding: Finding, pal: Palette) -> list[str]:
     end = loc.end_column - 1 if loc.end_line == loc.line else len(text.rstrip())
     before, span = _clip(text[:start], MAX_SHOWN), _clip(text[start:end], MAX_SHOWN)
     after = _clip(text[end:], max(MAX_SHOWN - len(before) - len(span), 0))
-    number = str(loc.line)
-    gutter = " " * len(number)
+    keyword = _keyword_at(finding)
+    width = len(str(max(loc.line, keyword[0] if keyword else 0)))  # the widest number shown
     return [
-        f"{INDENT}{pal.dim}{number} |{pal.reset} {before}{span}{after}",
-        f"{INDENT}{pal.dim}{gutter} |{pal.reset} {_pad(before)}{pal.severity(finding.severity)}"
-        f"{'^' * max(len(span), 1)}{pal.reset}",
-        *_keyword_line(finding, pal, len(number)),
+        f"{INDENT}{pal.dim}{str(loc.line).rjust(width)} |{pal.reset} {before}{span}{after}",
+        f"{INDENT}{pal.dim}{' ' * width} |{pal.reset} {_pad(before)}"
+        f"{pal.severity(finding.severity)}{'^' * max(len(span), 1)}{pal.reset}",
+        *_keyword_lines(finding, keyword, pal, width),
     ]
 
 
@@ -234,34 +239,53 @@ def _pad(shown: str) -> str:
     return "".join(ch if ch == "\t" else " " for ch in shown)
 
 
-def _keyword_line(finding: Finding, pal: Palette, gutter: int) -> list[str]:
-    """In a call over several lines, also the line that passes the keyword at fault."""
+def _keyword_at(finding: Finding) -> tuple[int, str, int] | None:
+    """In a call over several lines, the line that passes the keyword at fault: its number,
+    its text and where the keyword starts."""
     loc, parameter = finding.location, finding.parameter
     if not parameter or loc.end_line == loc.line:
-        return []
+        return None
     pattern = re.compile(rf"\b{re.escape(parameter)}\s*=(?!=)")
     for number, text in finding.source:
         if loc.line < number <= loc.end_line and (match := pattern.search(text)):
-            before = _clip(text[: match.start()], MAX_SHOWN)
-            return [
-                f"{INDENT}{pal.dim}{'.' * gutter} |{pal.reset}",
-                f"{INDENT}{pal.dim}{str(number).rjust(gutter)} |{pal.reset} "
-                f"{_clip(text.rstrip(), MAX_SHOWN)}",
-                f"{INDENT}{pal.dim}{' ' * gutter} |{pal.reset} {_pad(before)}"
-                f"{pal.severity(finding.severity)}{'^' * len(terminal(parameter))}{pal.reset}",
-            ]
-    return []
+            return number, text, match.start()
+    return None
+
+
+def _keyword_lines(
+    finding: Finding, keyword: tuple[int, str, int] | None, pal: Palette, width: int
+) -> list[str]:
+    """The keyword's line under an elision row, with a caret under the keyword; the gutter
+    is `width` wide (the widest line number of the frame, as rustc and ruff size it)."""
+    if keyword is None or not finding.parameter:
+        return []
+    number, text, start = keyword
+    before = _clip(text[:start], MAX_SHOWN)
+    return [
+        f"{INDENT}{pal.dim}{'.' * width} |{pal.reset}",
+        f"{INDENT}{pal.dim}{str(number).rjust(width)} |{pal.reset} "
+        f"{_clip(text.rstrip(), MAX_SHOWN)}",
+        f"{INDENT}{pal.dim}{' ' * width} |{pal.reset} {_pad(before)}"
+        f"{pal.severity(finding.severity)}{'^' * len(terminal(finding.parameter))}{pal.reset}",
+    ]
 
 
 def _detail_lines(finding: Finding, pal: Palette) -> list[str]:
     out: list[str] = []
-    if finding.baseline_signature is not None:
-        out.append(f"{INDENT}{pal.dim}baseline:{pal.reset} {terminal(finding.baseline_signature)}")
-    if finding.target_signature is not None:
-        out.append(f"{INDENT}{pal.dim}target:  {pal.reset} {terminal(finding.target_signature)}")
+    old, new = cut_signatures(
+        finding.baseline_signature, finding.target_signature, finding.parameter
+    )
+    if old is not None:
+        out.append(f"{INDENT}{pal.dim}baseline:{pal.reset} {terminal(old)}")
+    if new is not None:
+        out.append(f"{INDENT}{pal.dim}target:  {pal.reset} {terminal(new)}")
     if finding.suggestion:
         suggestion = _continued(finding.suggestion, INDENT + "  ")
         out.append(f"{INDENT}{pal.green}suggestion:{pal.reset} {suggestion}")
+    if finding.fix is not None:
+        how = "safe: --fix" if finding.fix.safe else "unsafe: --fix --unsafe-fixes"
+        what = terminal(finding.fix.description)
+        out.append(f"{INDENT}{pal.green}fix:{pal.reset} {what} ({how})")
     if finding.also_at:
         lines = ", ".join(str(n) for n in finding.also_at)
         label = "line" if len(finding.also_at) == 1 else "lines"
@@ -302,8 +326,34 @@ def summary_line(report: Report, pal: Palette = PLAIN) -> str:
         f"{t.new_info} new info"
     )
     colour = pal.red if t.new_error else pal.yellow if t.new_warning else pal.blue
-    others = f"{t.preexisting} preexisting, {t.baselined} baselined, {t.suppressed} suppressed"
+    narrowed = _fixable_note(report) + narrowed
+    others = (
+        f"{t.preexisting} preexisting{_unlisted(report, Status.PREEXISTING)}, "
+        f"{t.baselined} baselined, {t.suppressed} suppressed"
+    )
     return f"{colour}{pal.bold}{new}{pal.reset}, {others}{fixed} ({scanned}){narrowed}"
+
+
+def _fixable_note(report: Report) -> str:
+    """`; 2 fixable with --fix (1 more with --unsafe-fixes)`, counting the findings listed
+    and those only counted; "" when no finding has a fix (or fixes were not proposed)."""
+    fixes = [f.fix for f in (*report.findings, *report.hidden) if f.status is not Status.SUPPRESSED]
+    safe = sum(1 for fix in fixes if fix is not None and fix.safe)
+    unsafe = sum(1 for fix in fixes if fix is not None and not fix.safe)
+    if not safe and not unsafe:
+        return ""
+    if not safe:
+        return f"; {unsafe} fixable with --fix --unsafe-fixes"
+    more = f" ({unsafe} more with --unsafe-fixes)" if unsafe else ""
+    return f"; {safe} fixable with --fix{more}"
+
+
+def _unlisted(report: Report, status: Status) -> str:
+    """` (listed with --show-preexisting)` when the reader's view counts such findings
+    without listing them."""
+    if any(f.status is status for f in report.hidden):
+        return f" (listed with --show-{status.value})"
+    return ""
 
 
 def modules_read(report: Report) -> list[str]:
