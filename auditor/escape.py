@@ -18,6 +18,10 @@
 #                     Markdown escapes are not read: one line, controls visible, HTML
 #                     escaped, `@` as an entity (no mention).
 #   sarif_uri()       a SARIF artifactLocation.uri: percent-encoded (RFC 3986).
+#   xml_text() / xml_attr()   JUnit XML: &, <, >, quotes as entities; what XML 1.0 cannot
+#                     hold at all (C0 but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF) and
+#                     the invisible characters terminal() shows, as visible \xNN escapes;
+#                     an attribute also keeps its tab and line breaks as character refs.
 # tests/unit/test_trust_sinks.py pushes random strings through every reporter and checks
 # each output is well formed for its sink.
 """Escaping untrusted text for each place a report is shown."""
@@ -143,3 +147,25 @@ def sarif_uri(path: str) -> str:
     """A relative posix path as a URI reference: everything but unreserved characters and
     `/` percent-encoded (`#`, `?`, `%`, spaces, quotes, `<`...), UTF-8 for the rest."""
     return quote(path, safe="/", errors="backslashreplace")
+
+
+_XML_UNSAFE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
+    "\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff\ufffe\uffff]"
+)
+_XML_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
+_XML_MARKUP = re.compile("[&<>\"']")
+_XML_LAYOUT = {"\t": "&#9;", "\n": "&#10;", "\r": "&#13;"}
+
+
+def xml_text(text: str) -> str:
+    """XML 1.0 element content: markup characters as entities, what XML cannot carry or a
+    reader would not see as \\xNN escapes; tabs and line breaks kept."""
+    shown = _XML_UNSAFE.sub(_escaped, text)
+    return _XML_MARKUP.sub(lambda m: _XML_ENTITIES[m.group()], shown)
+
+
+def xml_attr(text: str) -> str:
+    """An XML 1.0 attribute value (quoted with `"`): as xml_text, and tab, LF and CR as
+    character references (a parser would turn them into blanks)."""
+    return re.sub("[\t\n\r]", lambda m: _XML_LAYOUT[m.group()], xml_text(text))

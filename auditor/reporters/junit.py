@@ -1,0 +1,101 @@
+# Maintainers: the JUnit XML report (`--format junit`), for CI systems that read only JUnit.
+#
+# Owns: the document. One <testsuite> per consumer file with findings (name = the path), one
+# <testcase> per finding in it (name = `severity[slug] at line:col`, classname = the
+# enclosing scope, file and line attributes); a new error is a <failure> (type = the slug,
+# message = the finding's message, body = the headline and the old and new signatures); a
+# new warning or info passes with the same text in <system-out> (it is not a failure at the
+# default --fail-on); a preexisting, baselined or suppressed one is <skipped> with its status.
+# A report with no finding gives one passing testcase, `no drift found`, as ruff's junit does,
+# so a CI that wants a test at all sees one. Every value is untrusted and goes through
+# escape.xml_text / escape.xml_attr (the one escaper for this sink); the document is built as
+# text in one order, deterministic byte for byte (no timestamps, no durations). Takes a
+# Report in its given order; never filters or sorts.
+"""JUnit XML reporter: one testcase per finding, failures for new errors."""
+
+from __future__ import annotations
+
+from itertools import groupby
+from typing import TYPE_CHECKING
+
+from auditor.escape import xml_attr, xml_text
+from auditor.kinds import Severity
+from auditor.model import Status
+from auditor.reporters.common import TOOL_NAME
+
+if TYPE_CHECKING:
+    from auditor.model import Finding, Report
+
+NAME = "junit"
+
+
+def render(report: Report, *, color: bool = False) -> str:
+    """The whole JUnit XML document."""
+    suites = [
+        _suite(path, list(group))
+        for path, group in groupby(report.findings, key=lambda f: f.location.path)
+    ]
+    if not suites:
+        suites = [_clean_suite()]
+    failures = sum(1 for f in report.findings if _fails(f))
+    tests = max(len(report.findings), 1)
+    head = f'<testsuites name="{TOOL_NAME}" tests="{tests}" failures="{failures}" errors="0">'
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', head, *suites, "</testsuites>"]
+    return "\n".join(lines) + "\n"
+
+
+def _fails(finding: Finding) -> bool:
+    return finding.status is Status.NEW and finding.severity is Severity.ERROR
+
+
+def _suite(path: str, findings: list[Finding]) -> str:
+    failures = sum(1 for f in findings if _fails(f))
+    skipped = sum(1 for f in findings if f.status is not Status.NEW)
+    head = (
+        f'  <testsuite name="{xml_attr(path)}" tests="{len(findings)}" '
+        f'failures="{failures}" errors="0" skipped="{skipped}">'
+    )
+    return "\n".join([head, *(_case(f) for f in findings), "  </testsuite>"])
+
+
+def _case(finding: Finding) -> str:
+    loc = finding.location
+    name = f"{finding.severity.value}[{finding.kind.slug}] at {loc.line}:{loc.column}"
+    head = (
+        f'    <testcase name="{xml_attr(name)}" classname="{xml_attr(finding.scope)}" '
+        f'file="{xml_attr(loc.path)}" line="{loc.line}">'
+    )
+    body = xml_text(_details(finding))
+    if finding.status is not Status.NEW:
+        inner = f'      <skipped message="{xml_attr(finding.status.value)}"/>'
+    elif _fails(finding):
+        inner = (
+            f'      <failure type="{xml_attr(finding.kind.slug)}" '
+            f'message="{xml_attr(finding.message)}">{body}</failure>'
+        )
+    else:
+        inner = f"      <system-out>{body}</system-out>"
+    return "\n".join([head, inner, "    </testcase>"])
+
+
+def _details(finding: Finding) -> str:
+    """The headline and what a reader checks it against, one fact a line."""
+    loc = finding.location
+    lines = [f"{loc.path}:{loc.line}:{loc.column}: {finding.message}"]
+    if finding.baseline_signature is not None:
+        lines.append(f"baseline: {finding.baseline_signature}")
+    if finding.target_signature is not None:
+        lines.append(f"target:   {finding.target_signature}")
+    if finding.suggestion:
+        lines.append(f"suggestion: {finding.suggestion}")
+    return "\n".join(lines)
+
+
+def _clean_suite() -> str:
+    return "\n".join(
+        [
+            f'  <testsuite name="{TOOL_NAME}" tests="1" failures="0" errors="0" skipped="0">',
+            f'    <testcase name="no drift found" classname="{TOOL_NAME}"/>',
+            "  </testsuite>",
+        ]
+    )
