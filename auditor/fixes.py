@@ -203,7 +203,7 @@ class _Source:
 
     def _edit(self, finding: Finding, old: cst.CSTNode, new: cst.CSTNode | str) -> Edit:
         where: CodeRange = self.positions[old]
-        text = new if isinstance(new, str) else self.module.code_for_node(new)
+        text = new if isinstance(new, str) else self._in_place(old, new, where)
         return Edit(
             finding.location.path,
             where.start.line,
@@ -212,6 +212,20 @@ class _Source:
             where.end.column + 1,
             text,
         )
+
+    def _in_place(self, old: cst.CSTNode, new: cst.CSTNode, where: CodeRange) -> str:
+        """The text `new` takes where `old` stands, exactly as the whole module writes it
+        (what --fix writes and --diff shows): a node rendered alone loses the indentation
+        of the block it sits in, so a call over several lines would come out re-indented."""
+        whole = self.module.deep_replace(old, new)
+        code = whole.code if isinstance(whole, cst.Module) else self.module.code_for_node(new)
+        starts = [0] + [m.end() for m in _NEWLINE.finditer(self.text)]
+        start = starts[where.start.line - 1] + where.start.column
+        end = starts[where.end.line - 1] + where.end.column
+        prefix, suffix = self.text[:start], self.text[end:]
+        if code.startswith(prefix) and code.endswith(suffix) and len(code) >= start + len(suffix):
+            return code[start : len(code) - len(suffix)]
+        return self.module.code_for_node(new)  # never reached for a tree of this text
 
     # ------------------------------------------------------------------ all fixes
 

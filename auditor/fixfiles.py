@@ -77,10 +77,15 @@ def outputs(changes: list[FixedFile], root: Path) -> list[Output]:
 def diff_text(report: Report, *, unsafe: bool) -> str:
     """--diff: the fixes as one unified diff (a/ and b/ paths relative to the project root),
     each line escaped for the terminal."""
+    return diff_of(fixed_files(report, unsafe=unsafe, option="--diff"))
+
+
+def diff_of(changes: list[FixedFile]) -> str:
+    """The unified diff of these fixed files, each line escaped for the terminal."""
     import difflib
 
     chunks: list[str] = []
-    for change in fixed_files(report, unsafe=unsafe, option="--diff"):
+    for change in changes:
         chunks.extend(
             difflib.unified_diff(
                 _LINES.findall(change.old),
