@@ -18,6 +18,7 @@ import logging
 import os
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,7 +46,7 @@ from auditor.reporters.common import count_by_kind, left_out_note, plural
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
-    from auditor.model import EcosystemReport, LeftOut, Provenance, Report
+    from auditor.model import EcosystemReport, Finding, LeftOut, Provenance, Report
     from auditor.progress import Progress
 
 PROG = "drift-audit"
@@ -127,6 +128,7 @@ class Options:
     statistics: bool = False
     exit_zero: bool = False
     show_baselined: bool = False
+    show_preexisting: bool = False
     show_unknown: bool = False
     diff: bool = False
     fix: bool = False
@@ -244,6 +246,11 @@ def _explain(ctx: click.Context, _param: click.Parameter, value: str | None) -> 
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings would fail the gate.")
 @click.option(
     "--show-baselined", is_flag=True, help="List baselined and suppressed findings in full."
+)
+@click.option(
+    "--show-preexisting",
+    is_flag=True,
+    help="List the preexisting findings (broken at the baseline too) in full; else counted.",
 )
 @click.option(
     "--show-unknown",
@@ -637,7 +644,8 @@ MEMORY_HINT = (
     "free memory or raise the limit (on Python 3.10 and 3.11, a file nested more deeply than "
     "Python's own parser accepts ends the same way)"
 )
-FIX_FORMATS = ("json", "sarif", "html")  # reports that carry each finding's fix
+# reports that carry each finding's fix (the text ones say which findings --fix repairs)
+FIX_FORMATS = ("json", "sarif", "html", "text", "concise")
 
 
 def _run(opts: Options) -> int:
@@ -796,26 +804,56 @@ def _warnings() -> Iterator[list[logging.LogRecord]]:
 
 def _fix(report: Report, plan: Plan, opts: Options) -> Report:
     """--fix: every chosen fix written (all files or none), then the audit again: what it
-    reports is what is left."""
+    reports is what is left, and the count said is of the findings that disappeared (a
+    fix can repair more than its own finding: a keyword renamed is no longer deprecated)."""
     from auditor.fixfiles import fixed_files, outputs
 
     changes = fixed_files(report, unsafe=opts.unsafe_fixes, option="--fix")
     inside = report.consumer.confine or report.consumer.root or "."  # a package folder
     write_files(outputs(changes, Path(inside)))
-    count = sum(len(c.fixed) for c in changes)
-    left_unsafe = sum(
-        1 for f in report.findings if f.fix is not None and not f.fix.safe and not opts.unsafe_fixes
+    again = _audit(
+        opts, plan, _baseline_file(plan, opts), fixes=plan.format in FIX_FORMATS, keep_as=None
     )
     if not opts.quiet:
-        note = (
-            f"; {plural(left_unsafe, 'unsafe fix', 'unsafe fixes')} not applied (--unsafe-fixes)"
-            if left_unsafe
-            else ""
-        )
+        gone = _disappeared(report, again)
         files = plural(len(changes), "file")
-        click.echo(f"{PROG}: fixed {plural(count, 'finding')} in {files}{note}", err=True)
-    again = _baseline_file(plan, opts)
-    return _audit(opts, plan, again, fixes=plan.format in FIX_FORMATS, keep_as=None)
+        applied = sum(len(c.fixed) for c in changes)
+        edits = f" ({plural(applied, 'fix', 'fixes')} applied)" if applied != gone else ""
+        click.echo(
+            f"{PROG}: fixed {plural(gone, 'finding')}{edits} in {files}"
+            f"{_unsafe_left(report, opts, ' not applied')}",
+            err=True,
+        )
+    return again
+
+
+def _disappeared(before: Report, after: Report) -> int:
+    """How many findings of `before` the re-audit no longer reports (by fingerprint, each
+    occurrence counted)."""
+    left = Counter(f.fingerprint for f in after.findings)
+    gone = 0
+    for finding in before.findings:
+        if left[finding.fingerprint] > 0:
+            left[finding.fingerprint] -= 1
+        else:
+            gone += 1
+    return gone
+
+
+def _unsafe_left(report: Report, opts: Options, verb: str = "") -> str:
+    """The unsafe fixes not chosen: ` (1 more with --unsafe-fixes)`, or with `verb`
+    `; 1 unsafe fix not applied (--unsafe-fixes)`; "" when none."""
+    left = 0 if opts.unsafe_fixes else sum(1 for f in report.findings if _fixable(f, safe=False))
+    if not left:
+        return ""
+    if verb:
+        return f"; {plural(left, 'unsafe fix', 'unsafe fixes')}{verb} (--unsafe-fixes)"
+    return f" ({left} more with --unsafe-fixes)"
+
+
+def _fixable(finding: Finding, *, safe: bool) -> bool:
+    fix = finding.fix
+    return fix is not None and fix.safe is safe and finding.status is not Status.SUPPRESSED
 
 
 def _baseline_file(plan: Plan, opts: Options) -> str | None:
@@ -876,7 +914,7 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
         baseline_file=opts.baseline_file or settings.baseline_file,
         output_root=from_config,
         baseline_file_root=from_config_baseline if settings.baseline_file else None,
-        select=None if select is None or ALL in select else _members(select),
+        select=None if select is None else _members(select),  # ALL: the kinds off by default too
         ignore=_members(ignore),
         severity=tuple((Kind.from_slug(k), Severity(v)) for k, v in settings.severity),
         project_root=project_root,
@@ -948,7 +986,8 @@ def exit_status(report: Report, fail_on: str) -> int:
 # --------------------------------------------------------------------------- output
 
 
-READER_FORMATS = ("text", "markdown", "github", "html")  # list baselined findings only if asked
+# list baselined findings only if asked
+READER_FORMATS = ("text", "concise", "markdown", "github", "html")
 
 
 def write_report(report: Report, plan: Plan, opts: Options) -> None:
@@ -963,8 +1002,12 @@ def write_report(report: Report, plan: Plan, opts: Options) -> None:
         isatty=sys.stdout.isatty(),
     )
     shown = report
-    if plan.format in READER_FORMATS and not opts.show_baselined:
-        shown = reader_view(report)
+    if plan.format in READER_FORMATS:
+        shown = reader_view(
+            report,
+            baselined=opts.show_baselined,
+            preexisting=opts.show_preexisting or plan.format == "html",
+        )
     if opts.show_unknown:
         shown = replace(shown, list_undecided=True)
     text = REPORTERS[plan.format](shown, color=color)
@@ -975,12 +1018,17 @@ def write_report(report: Report, plan: Plan, opts: Options) -> None:
         outputs.append(Output(Path(plan.output), encode(text), root=plan.output_root))
     diff = None
     if opts.diff:
-        from auditor.fixfiles import diff_text
+        from auditor.fixfiles import diff_of, fixed_files
 
-        diff = diff_text(report, unsafe=opts.unsafe_fixes)
+        changes = fixed_files(report, unsafe=opts.unsafe_fixes, option="--diff")
+        diff = diff_of(changes)
     write_files(outputs)
     if diff is not None:
         write_stdout(diff)
+        if not opts.quiet:
+            would = sum(len(c.fixed) for c in changes)
+            more = _unsafe_left(report, opts)
+            click.echo(f"Would fix {plural(would, 'finding')}{more}", err=True)
     elif opts.statistics:
         write_stdout(statistics_table(report))
     elif plan.output is None:
@@ -992,10 +1040,14 @@ def write_report(report: Report, plan: Plan, opts: Options) -> None:
         click.echo(f"{PROG}: {terminal(summary_line(report))}; report in {where}", err=True)
 
 
-def reader_view(report: Report) -> Report:
-    """The report as a reader sees it: baselined and suppressed findings counted
-    (Report.hidden) but not listed; the matrix rows follow the findings kept."""
-    quiet = (Status.BASELINED, Status.SUPPRESSED)
+def reader_view(report: Report, *, baselined: bool = False, preexisting: bool = False) -> Report:
+    """The report as a reader sees it: baselined and suppressed findings (unless
+    `baselined`, --show-baselined) and preexisting ones (unless `preexisting`,
+    --show-preexisting) counted (Report.hidden) but not listed; the matrix rows follow the
+    findings kept. (A 3,000-finding torch baseline must not bury the one new finding.)"""
+    quiet = {Status.BASELINED, Status.SUPPRESSED} if not baselined else set()
+    if not preexisting:
+        quiet.add(Status.PREEXISTING)
     keep = [i for i, f in enumerate(report.findings) if f.status not in quiet]
     if len(keep) == len(report.findings):
         return report
@@ -1091,7 +1143,7 @@ def use_color(
     """Colour only the text format: --color always/never, else (auto) never into a file,
     off with NO_COLOR, FORCE_COLOR=0 or TERM=dumb, on with another FORCE_COLOR, else on a
     terminal (the conventions of no-color.org and force-color.org)."""
-    if fmt != "text":
+    if fmt not in ("text", "concise"):
         return False
     if choice in (True, "always"):
         return True
