@@ -25,6 +25,8 @@ FORMATS = {
     "markdown": "md",
     "github": "github",
     "gitlab": "gitlab",
+    "concise": "concise",
+    "junit": "junit.xml",
 }
 
 
