@@ -154,7 +154,7 @@ def test_cli_passes_every_option_to_audit(project: Path, fake: Callable[..., Fak
                 "ignore": (),
                 "severity": {},
                 "progress": ANY,
-                "fixes": False,
+                "fixes": True,  # the text report says which findings --fix repairs
                 "provenance": ANY,
                 "left_out": (),
             },
@@ -308,7 +308,7 @@ def test_cli_write_baseline_writes_the_fingerprints(
     fake(rep)
     result = invoke("--against", "acme==0.2", "--write-baseline", "base.json", "--fail-on", "never")
     assert result.exit_code == 0
-    assert "widget/core.py:3:5: unexpected-keyword" in result.stdout
+    assert "widget/core.py:3:5: error[unexpected-keyword]" in result.stdout
     recorded = baseline_file.load(project / "base.json")
     assert {f.fingerprint for f in recorded} == {f.fingerprint for f in rep.findings}
 
@@ -512,7 +512,7 @@ def test_cli_help_has_examples_kept_as_written(project: Path) -> None:
         "  Examples:\n    drift-audit speculators==0.3.0 --against vllm==0.17.0\n" in result.stdout
     )
     assert "--list-kinds" in result.stdout
-    assert "--format [text|json|sarif|github|markdown|html|gitlab]" in result.stdout
+    assert "--format [text|concise|json|sarif|github|markdown|html|gitlab|junit]" in result.stdout
 
 
 def test_cli_runs_as_python_dash_m_auditor() -> None:

@@ -95,7 +95,10 @@ def test_fix_repairs_the_safe_ones_and_the_code_then_runs(consumer: Path, tmp_pa
     marks, owner = markers(probes), probe_of_line(probes)
     result = audit(consumer, tmp_path, "--fix", "--format", "json")
     assert result.exit_code == 1, result.output  # what is left: unsafe and unfixable ones
-    assert "fixed 5 findings in 1 file; 2 unsafe fixes not applied" in result.stderr
+    # 5 fixes applied; 7 findings gone (a renamed keyword is no longer deprecated either)
+    assert "fixed 7 findings (5 fixes applied) in 1 file; 2 unsafe fixes not applied" in (
+        result.stderr
+    )
     left = json.loads(result.stdout)["findings"]
     after = run_probes(consumer, "0.2")
     safe_probes = {owner[n] for n, kind in marks.items() if kind == "safe"}
@@ -111,7 +114,7 @@ def test_fix_repairs_the_safe_ones_and_the_code_then_runs(consumer: Path, tmp_pa
 def test_unsafe_fixes_are_applied_only_when_asked(consumer: Path, tmp_path: Path) -> None:
     result = audit(consumer, tmp_path, "--fix", "--unsafe-fixes")
     assert result.exit_code == 1  # the new required parameter stays a finding
-    assert "missing-argument acme.plan() now requires argument 'budget'" in result.stdout
+    assert "error[missing-argument] acme.plan() now requires argument 'budget'" in result.stdout
     after = run_probes(consumer, "0.2")
     assert [p for p, outcome in after.items() if outcome != "ok"] == [
         "probe_new_required_parameter"
@@ -232,4 +235,4 @@ def test_an_edited_file_gets_its_own_proposals(consumer: Path, tmp_path: Path) -
     new = [e["line"] for f in after if "fix" in f for e in f["fix"]["edits"]]
     assert old and new == [line + 1 for line in old]
     result = audit(consumer, tmp_path, "--fix", "--format", "json")
-    assert "fixed 5 findings in 1 file" in result.stderr  # the kept digest is the new text's
+    assert "(5 fixes applied) in 1 file" in result.stderr  # the kept digest is the new text's

@@ -122,7 +122,7 @@ def test_no_consumer_audits_the_project_in_the_current_folder_with_its_settings(
     result = project.run()
     assert result.exit_code == 1, result.output
     assert result.stdout.startswith("widget 1.0 against acme 0.2 (baseline 0.1)\n")
-    assert "widget/jobs.py:5:5: unexpected-keyword acme.stop()" in result.stdout
+    assert "widget/jobs.py:5:5: error[unexpected-keyword] acme.stop()" in result.stdout
     assert kinds(project.json()) == NEW
 
 
@@ -281,7 +281,7 @@ def test_a_real_process_in_the_project_folder(project: Project) -> None:
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO_ROOT), "PIP_CONFIG_FILE": "/dev/null"},
     )
     assert done.returncode == 1, done.stderr
-    assert "widget/jobs.py:6:12: missing-argument acme.run()" in done.stdout
+    assert "widget/jobs.py:6:12: error[missing-argument] acme.run()" in done.stdout
     assert done.stdout.splitlines()[-1].startswith("3 new errors")
     assert done.stderr == ""
 

@@ -111,7 +111,9 @@ EMPTY = Report(
 
 
 def test_registry_offers_every_format_by_name() -> None:
-    assert list(REPORTERS) == ["text", "json", "sarif", "github", "markdown", "html", "gitlab"]
+    assert list(REPORTERS) == [
+        "text", "concise", "json", "sarif", "github", "markdown", "html", "gitlab", "junit",
+    ]  # fmt: skip
     for name, render in REPORTERS.items():
         assert isinstance(render(REPORT, color=False), str), name
 
@@ -147,7 +149,7 @@ def test_text_finding_shows_location_slug_message_source_caret_and_details() -> 
     out = text.render(REPORT)
     block = out.split(f"--- {GEN} (2 findings)\n")[1].split("\n\n")[0]
     assert block.splitlines() == [
-        f"{GEN}:120:13: unexpected-keyword vllm.v1.core.kv_cache_utils."
+        f"{GEN}:120:13: error[unexpected-keyword] vllm.v1.core.kv_cache_utils."
         "get_kv_cache_config_from_groups() no longer accepts keyword 'kv_cache_specs'"
         "; broken in 0.16.0",
         "    120 |             kv_cache_specs=specs,",
@@ -168,11 +170,11 @@ def test_text_caret_keeps_tabs_and_runs_to_line_end_for_multiline_spans() -> Non
 
 def test_text_marks_status_when_not_new_and_indents_multiline_suggestions() -> None:
     out = text.render(REPORT)
-    assert "speculators/models/eagle3.py:40:1: positional-shift " in out
+    assert "speculators/models/eagle3.py:40:1: warning[positional-shift] " in out
     assert "; broken in 0.17.0 [preexisting]\n" in out
     assert "is deprecated; broken in 0.17.0 [suppressed]\n" in out
     assert "[baselined]\n    suggestion: 100% sure:\n      second line\n      third\n" in out
-    info_line = next(line for line in out.splitlines() if ":9:1: changed-default" in line)
+    info_line = next(line for line in out.splitlines() if ":9:1: info[changed-default]" in line)
     assert not info_line.endswith("]")
 
 
