@@ -414,7 +414,9 @@ def test_no_horizontal_overflow_on_a_phone(context: Any, tmp_path: Path) -> None
     page.close()
 
 
-def test_fix_text_and_kind_docs_keep_their_lines(context: Any, report: Report, tmp_path: Path) -> None:
+def test_fix_text_and_kind_docs_keep_their_lines(
+    context: Any, report: Report, tmp_path: Path
+) -> None:
     from auditor.model import Edit, Fix
 
     first = report.findings[0]
