@@ -511,6 +511,34 @@ def environment() -> jinja2.Environment:
     return env
 
 
+def render_page(template_name: str, **context: object) -> str:
+    """Another page of the package's templates (the ecosystem run's) rendered through the
+    same environment, style and Content-Security-Policy as the audit report."""
+    from markupsafe import Markup
+
+    static = assets()
+    html = (
+        environment()
+        .get_template(template_name)
+        .render(
+            **context,
+            style=Markup(static.style),
+            policy=static.policy,
+            tool_version=tool_version(),
+        )
+    )
+    return html if html.endswith("\n") else html + "\n"
+
+
+def frame_lines(source: Sequence[Sequence[object]], location: Location) -> list[SourceLine]:
+    """A code frame's lines from a JSON finding's `source` ([line, text] pairs)."""
+    return [
+        _source_line(int(str(number)), str(text), location)
+        for number, text in source
+        if isinstance(number, int)
+    ]
+
+
 def render(report: Report, *, color: bool = False) -> str:
     """The whole report as one self-contained HTML page, ending with a newline."""
     from markupsafe import Markup
