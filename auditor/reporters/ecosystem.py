@@ -7,9 +7,9 @@
 # findings with their code, the symbols ranked by blast radius with links to their sites),
 # rendered by html.render_page through the audit report's jinja environment, style and
 # components (templates/ecosystem.html.j2, components.html.j2). Every value comes from
-# consumers' and the provider's sources, the index (a dependent's names and its archive's member names,
-# in an error), or the store: each text escaped for its sink (escape.py), as the audit's
-# reporters do: `terminal` (text), `json_text`, `markdown_text`/`markdown_code` inside
+# consumers' and the provider's sources, the index (a dependent's names and its archive's
+# member names, in an error), or the store: each text escaped for its sink (escape.py), as
+# the audit's reporters do: `terminal` (text), `json_text`, `markdown_text`/`markdown_code` inside
 # `markdown_cell` for a table cell, `markdown_html` inside <summary>, the page escaped as
 # the audit report's is (html.py: `visible`, then autoescape). Text rows are padded to the
 # widest spec up to SPEC_WIDTH.
@@ -150,7 +150,8 @@ def render_markdown(report: EcosystemReport) -> str:
     for r in (r for r in _sorted(report) if r.outcome is Outcome.REGRESSED):
         out += [
             "",
-            f"<details><summary>{markdown_html(r.spec)}: {plural(len(_errors(r)), 'new error')}</summary>",
+            f"<details><summary>{markdown_html(r.spec)}: "
+            f"{plural(len(_errors(r)), 'new error')}</summary>",
             "",
         ]
         out += [
