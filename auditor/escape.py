@@ -6,6 +6,8 @@
 #                     CR, LF...), DEL, bidi overrides and other invisible format characters,
 #                     lone surrogates: shown as \xNN / \uNNNN escapes; a tab stays.
 #   visible()         the same, for the HTML page (before jinja2's autoescape).
+#   visible_lines()   the same keeping line feeds, for multi-line text the HTML page shows
+#                     in a <pre> (a proposed fix, a kind's documentation); CR shown as \r.
 #   json_text()       a JSON document (JSON, SARIF): those characters as \uNNNN escapes
 #                     inside strings (json.dumps leaves C1, bidi and surrogates raw).
 #   workflow_data() / workflow_property()   GitHub Actions workflow commands (%, CR, LF;
@@ -75,6 +77,11 @@ def terminal_lines(text: str) -> str:
 def visible(text: str) -> str:
     """For HTML (then autoescaped): invisible and control characters made visible."""
     return _UNSAFE.sub(_escaped, text)
+
+
+def visible_lines(text: str) -> str:
+    """For multi-line HTML text (a <pre>, then autoescaped): as visible(), line feeds kept."""
+    return _UNSAFE_BUT_LINES.sub(_escaped, text.replace("\r\n", "\n")).replace("\r", "\\r")
 
 
 def json_text(document: str) -> str:

@@ -3,18 +3,20 @@
 # Owns: their shapes. JSON is the contract (`schema_version`, `provider`, `consumers` with
 # each audit's finding objects exactly as the audit's JSON report has them, `symbols` ranked
 # by blast radius, `stats`); text is a summary for a terminal; markdown a release PR comment;
-# html one self-contained page (no script, no network: consumers x outcomes, each regressed
-# consumer's findings, the symbols ranked by blast radius). Every value comes from consumers'
-# and the provider's sources, the index (a dependent's names and its archive's member names,
-# in an error), or the store: each text escaped for its sink (escape.py), as the audit's
-# reporters do: `terminal` (text), `json_text`, `markdown_text`/`markdown_code` inside
-# `markdown_cell` for a table cell, `markdown_html` inside <summary>, `visible` then HTML
-# escaping for the page. Text rows are padded to the widest spec up to SPEC_WIDTH.
+# html one self-contained page (no script, no network: consumers x outcomes, each consumer's
+# findings with their code, the symbols ranked by blast radius with links to their sites),
+# rendered by html.render_page through the audit report's jinja environment, style and
+# components (templates/ecosystem.html.j2, components.html.j2). Every value comes from
+# consumers' and the provider's sources, the index (a dependent's names and its archive's
+# member names, in an error), or the store: each text escaped for its sink (escape.py), as
+# the audit's reporters do: `terminal` (text), `json_text`, `markdown_text`/`markdown_code` inside
+# `markdown_cell` for a table cell, `markdown_html` inside <summary>, the page escaped as
+# the audit report's is (html.py: `visible`, then autoescape). Text rows are padded to the
+# widest spec up to SPEC_WIDTH.
 """Reporters for `drift-audit ecosystem`."""
 
 from __future__ import annotations
 
-import html
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -25,12 +27,12 @@ from auditor.escape import (
     markdown_html,
     markdown_text,
     terminal,
-    visible,
 )
 from auditor.model import Outcome
+from auditor.reporters.common import plural
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
     from auditor.model import ConsumerResult, EcosystemReport
 
@@ -97,9 +99,9 @@ def render_text(report: EcosystemReport) -> str:
     for r in _sorted(report):
         detail = terminal(r.error) if r.error else ""
         if r.outcome is Outcome.REGRESSED:
-            detail = f"{len(_errors(r))} new error(s)"
+            detail = plural(len(_errors(r)), "new error")
         elif r.outcome is Outcome.FIXED:
-            detail = f"{len(r.fixed)} baseline break(s) repaired"
+            detail = f"{plural(len(r.fixed), 'baseline break')} repaired"
         if r.undecided and r.outcome is not Outcome.ERROR:
             detail = f"{detail} ({r.undecided} undecided)".lstrip()
         lines.append(f"  {r.outcome.value:<12} {shown[r.spec]:<{width}}  {detail}".rstrip())
@@ -148,7 +150,8 @@ def render_markdown(report: EcosystemReport) -> str:
     for r in (r for r in _sorted(report) if r.outcome is Outcome.REGRESSED):
         out += [
             "",
-            f"<details><summary>{markdown_html(r.spec)}: {len(_errors(r))} new error(s)</summary>",
+            f"<details><summary>{markdown_html(r.spec)}: "
+            f"{plural(len(_errors(r)), 'new error')}</summary>",
             "",
         ]
         out += [
@@ -160,55 +163,119 @@ def render_markdown(report: EcosystemReport) -> str:
     return "\n".join(out) + "\n"
 
 
-_STYLE = """
-body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#222;background:#fff}
-table{border-collapse:collapse;margin:1rem 0}
-th,td{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}
-td.n{text-align:right}.regressed{color:#b00}.error{color:#a60}.fixed{color:#070}.clean{color:#555}
-code{font-family:ui-monospace,monospace}details{margin:.5rem 0}
-@media (prefers-color-scheme:dark){body{color:#ddd;background:#111}th,td{border-color:#444}}
-"""
+OUTCOME_CSS = {  # the badge colour of each outcome: as bad as a severity, or fine
+    Outcome.REGRESSED: "error",
+    Outcome.ERROR: "warning",
+    Outcome.STILL_BROKEN: "warning",
+    Outcome.FIXED: "ok",
+    Outcome.CLEAN: "ok",
+}
+_RANK = {"error": 0, "warning": 1, "info": 2}
+
+
+def _finding_view(f: Mapping[str, Any], anchor: str) -> dict[str, Any]:
+    from auditor.model import Location
+    from auditor.reporters.html import frame_lines
+
+    def number(key: str) -> int:
+        value = f.get(key)
+        return value if isinstance(value, int) else 0
+
+    loc = Location(
+        str(f.get("path", "")),
+        number("line"),
+        number("column"),
+        number("end_line"),
+        number("end_column"),
+    )
+    source = f.get("source")
+    pairs = (
+        [p for p in source if isinstance(p, list) and len(p) == 2]
+        if isinstance(source, list)
+        else []
+    )
+    return {
+        "anchor": anchor,
+        "severity": str(f.get("severity", "")),
+        "status": str(f.get("status", "")),
+        "kind": str(f.get("kind", "")),
+        "message": str(f.get("message", "")),
+        "symbol": str(f.get("symbol", "")),
+        "path": loc.path,
+        "line": loc.line,
+        "column": loc.column,
+        "lines": frame_lines(pairs, loc),
+    }
+
+
+def _row_view(i: int, r: ConsumerResult, given: str | None) -> dict[str, Any]:
+    anchor = f"c-{i}"
+    ordered = sorted(
+        enumerate(r.findings),
+        key=lambda p: (p[1].get("status") != "new", _RANK.get(str(p[1].get("severity")), 3), p[0]),
+    )
+    findings = [_finding_view(f, f"{anchor}-f-{j}") for j, f in ordered]
+    new_errors = len(_errors(r))
+    note = r.error or (f"{r.undecided} undecided" if r.undecided else "")
+    how = "given" if given else ("inferred from its metadata" if r.baseline else "")
+    return {
+        "anchor": anchor,
+        "result": r,
+        "css": OUTCOME_CSS[r.outcome],
+        "new_errors": new_errors,
+        "findings": findings,
+        "note": note,
+        "baseline_how": how,
+        "summary": f"{plural(new_errors, 'new error')}, {plural(len(findings), 'finding')}",
+    }
+
+
+def _symbol_links(symbol: str, rows: list[dict[str, Any]]) -> list[dict[str, str]]:
+    links = []
+    for row in rows:
+        for f in row["findings"]:
+            if f["symbol"] == symbol and f["severity"] == "error" and f["status"] == "new":
+                label = f"{row['result'].name or row['result'].spec}: {f['path']}:{f['line']}"
+                links.append({"anchor": f["anchor"], "label": label})
+    return links
 
 
 def render_html(report: EcosystemReport) -> str:
-    e: Callable[[object], str] = lambda v: html.escape(visible(str(v)), quote=True)  # noqa: E731
-    base = report.baseline or "each consumer's own baseline"
-    rows = "".join(
-        f'<tr id="c-{i}"><td><code>{e(r.spec)}</code></td><td class="{e(r.outcome.value)}">'
-        f'{e(r.outcome.value)}</td><td class="n">{len(_errors(r))}</td>'
-        f"<td>{e(r.error or (f'{r.undecided} undecided' if r.undecided else ''))}</td></tr>"
-        for i, r in enumerate(_sorted(report))
-    )
-    symbols = "".join(
-        f'<tr><td><code>{e(s.symbol)}</code></td><td class="n">{s.consumers}</td>'
-        f'<td class="n">{s.sites}</td></tr>'
+    """The page, through the audit report's jinja environment and components."""
+    from auditor.reporters.html import render_page
+
+    rows = [_row_view(i, r, report.baseline) for i, r in enumerate(_sorted(report))]
+    tiles = [
+        {
+            "count": sum(1 for r in report.consumers if r.outcome is o),
+            "label": o.value,
+            "css": f"sev-{OUTCOME_CSS[o]}" if OUTCOME_CSS[o] != "ok" else "",
+        }
+        for o in ORDER
+    ]
+    symbols = [
+        {
+            "symbol": s.symbol,
+            "consumers": s.consumers,
+            "sites": s.sites,
+            "links": _symbol_links(s.symbol, rows),
+        }
         for s in report.symbols
-    )
-    details = "".join(
-        f'<section class="consumer"><h3><code>{e(r.spec)}</code></h3><ul>'
-        + "".join(
-            f"<li><code>{e(f['path'])}:{e(f['line'])}</code> <strong>{e(f['kind'])}</strong> "
-            f"{e(f['message'])}</li>"
-            for f in _errors(r)
-        )
-        + "</ul></section>"
-        for r in _sorted(report)
-        if r.outcome is Outcome.REGRESSED
-    )
-    title = f"drift-audit ecosystem: {report.target}"
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta http-equiv="Content-Security-Policy" '
-        "content=\"default-src 'none'; style-src 'unsafe-inline'\">"
-        f"<title>{e(title)}</title><style>{_STYLE}</style></head><body>"
-        f"<h1>{e(title)}</h1><p>{len(report.consumers)} consumers (baseline: {e(base)}): "
-        f"{e(_counts(report))}.</p>"
-        '<h2>Consumers</h2><table id="consumers"><thead><tr><th>Consumer</th><th>Outcome</th>'
-        f"<th>New errors</th><th>Error</th></tr></thead><tbody>{rows}</tbody></table>"
-        '<h2>Blast radius</h2><table id="symbols"><thead><tr><th>Symbol</th><th>Consumers</th>'
-        f"<th>Sites</th></tr></thead><tbody>{symbols}</tbody></table>"
-        f"<h2>Regressed consumers</h2>{details or '<p>None.</p>'}"
-        "</body></html>\n"
+    ]
+    stats = report.stats
+    return render_page(
+        "ecosystem.html.j2",
+        title=f"drift-audit ecosystem: {report.target}",
+        provider=report.provider,
+        target=report.target,
+        baseline=report.baseline,
+        outcome_counts=_counts(report),
+        rows=rows,
+        any_note=any(row["note"] for row in rows),
+        tiles=tiles,
+        symbols=symbols,
+        stats_line=f"{stats.get('audited', 0)} audited, "
+        f"{stats.get('reused_from_store', 0)} from the store, in {stats.get('seconds', 0)} s",
     )
 
 

@@ -23,12 +23,13 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 from auditor import kinddocs
-from auditor.escape import visible
+from auditor.escape import visible, visible_lines
 from auditor.kinds import Kind, Severity
 from auditor.model import Status
 from auditor.reporters.common import (
     count_by_kind,
     left_out_note,
+    plural,
     provider_line,
     tally,
     tool_version,
@@ -38,12 +39,18 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
     import jinja2
+    from markupsafe import Markup
 
     from auditor.model import Finding, Location, Report
 
 NAME = "html"
+LAZY_FINDINGS = 200  # above this, cards start collapsed and their details load when opened
+PAGE_SIZE = 100  # a large report shows this many cards, then "Show more"
+TOP_SYMBOLS = 20  # rows of the "top symbols" table
+TOP_SYMBOLS_FROM = 20  # the table is shown for reports of at least this many findings
 
 TEMPLATE = "report.html.j2"
+BODY = "finding_body.html.j2"
 STYLE = "report.css"
 SCRIPT = "report.js"
 
@@ -264,6 +271,7 @@ class FindingView:
     """What the template shows for one finding."""
 
     anchor: str
+    index: int  # 0-based, in report order: a lazy body's place in the page's body list
     finding: Finding
     docs: str
     target_label: str
@@ -295,6 +303,7 @@ def finding_view(index: int, finding: Finding, targets: Sequence[str]) -> Findin
     label = finding.broken_in[-1] if finding.broken_in else (targets[-1] if targets else "")
     return FindingView(
         anchor=f"finding-{index}",
+        index=index - 1,
         finding=finding,
         docs=f"#kind-{finding.kind.slug}",
         target_label=label,
@@ -316,12 +325,73 @@ def facets(values: Sequence[str], order: Sequence[str] | None = None) -> list[Fa
     return [Facet(k, counts[k]) for k in keys]
 
 
+SEVERITY_RANK = {severity: rank for rank, severity in enumerate(Severity)}  # error first
+
+
 def groups_by_symbol(views: Sequence[FindingView]) -> list[Group]:
-    """The default grouping, for a reader without script: by symbol, symbols sorted."""
+    """The default grouping, for a reader without script: by symbol, the groups holding an
+    error first, then those with a warning, then info; symbols sorted within each; in a
+    group, its errors, warnings, then info, each in report order (report.js does the same)."""
     by: dict[str, list[FindingView]] = {}
     for view in views:
         by.setdefault(view.finding.symbol, []).append(view)
-    return [Group(key, tuple(by[key])) for key in sorted(by)]
+    groups = [
+        Group(key, tuple(sorted(by[key], key=lambda v: SEVERITY_RANK[v.finding.severity])))
+        for key in by
+    ]
+    return sorted(groups, key=lambda g: (SEVERITY_RANK[g.views[0].finding.severity], g.key))
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolRow:
+    """A row of the "top symbols" table: a provider symbol and what its findings are."""
+
+    symbol: str
+    findings: int
+    new: int
+    errors: int
+    warnings: int
+    files: int
+
+
+def top_symbols(findings: Sequence[Finding], limit: int = TOP_SYMBOLS) -> list[SymbolRow]:
+    """The symbols with the most new errors, then the most errors, then the most findings."""
+    by: dict[str, list[Finding]] = {}
+    for f in findings:
+        by.setdefault(f.symbol, []).append(f)
+    rows = [
+        SymbolRow(
+            symbol,
+            len(fs),
+            sum(f.status is Status.NEW for f in fs),
+            sum(f.severity is Severity.ERROR for f in fs),
+            sum(f.severity is Severity.WARNING for f in fs),
+            len({f.location.path for f in fs}),
+        )
+        for symbol, fs in by.items()
+    ]
+    new_errors = {
+        s: sum(f.status is Status.NEW and f.severity is Severity.ERROR for f in fs)
+        for s, fs in by.items()
+    }
+    rows.sort(key=lambda r: (-new_errors[r.symbol], -r.errors, -r.findings, r.symbol))
+    return rows[:limit]
+
+
+def modules_note(report: Report) -> str:
+    """How the provider was read, for the header: parsed here, answered from the cache's
+    lookup memo (a warm run parses nothing), or nothing at all (a replayed report)."""
+    stats = report.stats
+    parsed, cached = stats.provider_modules_loaded, stats.provider_modules_cached
+    if stats.replayed:
+        return "nothing parsed (replayed from an earlier run)"
+    if not parsed and not cached:
+        return "no provider module read"
+    if not cached:
+        return plural(parsed, "provider module") + " parsed"
+    if not parsed:
+        return plural(cached, "provider module") + " answered from the cache"
+    return f"{plural(parsed, 'provider module')} parsed, {cached} answered from the cache"
 
 
 def page(report: Report) -> dict[str, object]:
@@ -335,6 +405,7 @@ def page(report: Report) -> dict[str, object]:
         "left_out_note": left_out_note(report),
         "tool_version": tool_version(),
         "tally": tally(findings, report.hidden),
+        "modules_note": modules_note(report),
         "by_kind": count_by_kind(findings),
         "statuses": list(Status),
         "severity_counts": facets(
@@ -350,6 +421,10 @@ def page(report: Report) -> dict[str, object]:
         ),
         "views": views,
         "groups": groups_by_symbol(views),
+        "lazy": len(views) > LAZY_FINDINGS,
+        "page_size": PAGE_SIZE,
+        "top_symbols": top_symbols(findings) if len(findings) >= TOP_SYMBOLS_FROM else [],
+        "by_symbol_total": len({f.symbol for f in findings}),
         "show_matrix": len(targets) > 1 and bool(findings),
         "kind_docs": [
             (kind.slug, kinddocs.plain(kind))
@@ -394,12 +469,25 @@ def assets() -> Assets:
     return Assets(style, script)
 
 
+class Lines(str):
+    """Text the template shows on several lines (in a <pre>): the `lines` filter marks it."""
+
+    __slots__ = ()
+
+
+def _lines(value: object) -> Lines:
+    return Lines(value)
+
+
 def _visible(value: object) -> object:
     """Every value the template prints, before autoescape: controls and bidi overrides made
-    visible (escape.visible), so the page shows what the bytes are. Our own markup (the
+    visible, so the page shows what the bytes are: escape.visible for one-line values,
+    escape.visible_lines (line feeds kept) for those marked `| lines`. Our own markup (the
     inlined CSS and script, Markup) passes as it is."""
     from markupsafe import Markup
 
+    if isinstance(value, Lines):
+        return visible_lines(value)
     if isinstance(value, str) and not isinstance(value, Markup):
         return visible(value)
     return value
@@ -410,7 +498,7 @@ def environment() -> jinja2.Environment:
     """The jinja2 environment: package templates, autoescape on, undefined names an error."""
     import jinja2
 
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("auditor.reporters", "templates"),
         autoescape=True,
         finalize=_visible,
@@ -419,6 +507,36 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["lines"] = _lines
+    return env
+
+
+def render_page(template_name: str, **context: object) -> str:
+    """Another page of the package's templates (the ecosystem run's) rendered through the
+    same environment, style and Content-Security-Policy as the audit report."""
+    from markupsafe import Markup
+
+    static = assets()
+    html = (
+        environment()
+        .get_template(template_name)
+        .render(
+            **context,
+            style=Markup(static.style),
+            policy=static.policy,
+            tool_version=tool_version(),
+        )
+    )
+    return html if html.endswith("\n") else html + "\n"
+
+
+def frame_lines(source: Sequence[Sequence[object]], location: Location) -> list[SourceLine]:
+    """A code frame's lines from a JSON finding's `source` ([line, text] pairs)."""
+    return [
+        _source_line(int(str(number)), str(text), location)
+        for number, text in source
+        if isinstance(number, int)
+    ]
 
 
 def render(report: Report, *, color: bool = False) -> str:
@@ -427,10 +545,31 @@ def render(report: Report, *, color: bool = False) -> str:
 
     static = assets()
     template = environment().get_template(TEMPLATE)
+    model = page(report)
     html = template.render(
-        **page(report),
+        **model,
+        bodies=lazy_bodies(report, model["views"]) if model["lazy"] else None,  # type: ignore[arg-type]
         style=Markup(static.style),  # our own package file, checked in assets()
         script=Markup(static.script),
         policy=static.policy,
     )
     return html if html.endswith("\n") else html + "\n"
+
+
+def lazy_bodies(report: Report, views: Sequence[FindingView]) -> Markup:
+    """A large report's card details: each body rendered by the same template (so escaped
+    the same way) and listed, in report order, as a JSON array of HTML strings for a
+    `<script type="application/json">` block the page reads when a card opens. Every `<`
+    is written as \\u003c, so nothing inside can end the block or open a comment (script
+    text knows no entities: `&` and `>` need nothing)."""
+    import json
+
+    from markupsafe import Markup
+
+    body = environment().get_template(BODY)
+    texts = [
+        body.render(view=v, provider=report.provider, consumer=report.consumer).strip()
+        for v in views
+    ]
+    data = json.dumps(texts, ensure_ascii=False, separators=(",", ":"))
+    return Markup(data.replace("<", "\\u003c"))

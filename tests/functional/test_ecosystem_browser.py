@@ -60,8 +60,16 @@ def test_the_page_shows_outcomes_regressions_and_blast_radius(tmp_path: Path) ->
         )
         symbols = page.eval_on_selector_all("#symbols tbody tr", "rows => rows.length")
         regressed = page.inner_text("section.consumer")
+        facts = page.evaluate(PAGE_FACTS)
         shot = tmp_path / "eco.png"
         page.screenshot(path=str(shot), full_page=True)
+        first_symbol = page.inner_text("#symbols tbody tr th")
+        page.click("#symbols td.sites a >> nth=0")
+        jumped = page.evaluate("() => location.hash")
+        target_text = page.inner_text(jumped) if jumped else ""
+        page.set_viewport_size({"width": 390, "height": 844})
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        page.screenshot(path=str(tmp_path / "eco-390.png"), full_page=True)
         browser.close()
     assert [r["outcome"] for r in rows] == ["regressed", "error", "error", "still-broken"]
     assert HOSTILE in [r["spec"] for r in rows]  # shown as text, not run
@@ -70,3 +78,20 @@ def test_the_page_shows_outcomes_regressions_and_blast_radius(tmp_path: Path) ->
     assert errors == []
     assert {u.split(":", 1)[0] for u in requests} <= {"file"}
     assert shot.stat().st_size > 5_000
+    assert facts["viewport"] == "width=device-width, initial-scale=1"
+    assert facts["headers"][:5] == ["Consumer", "Outcome", "Baseline", "New errors", "Findings"]
+    assert "Error" not in facts["headers"]  # a Note column, only because one consumer failed
+    assert facts["badges"] >= len(rows) and facts["codeLines"] > 0
+    assert "0.1" in facts["baselines"][0] and "given" in facts["baselines"][0]
+    assert jumped.startswith("#c-") and first_symbol in target_text  # blast radius -> site
+    assert overflow <= 0
+
+
+PAGE_FACTS = """() => ({
+    viewport: document.querySelector('meta[name=viewport]').content,
+    headers: Array.from(document.querySelectorAll('#consumers thead th'), th => th.innerText),
+    badges: document.querySelectorAll('#consumers .badge').length,
+    codeLines: document.querySelectorAll('section.consumer .line.hit').length,
+    baselines: Array.from(document.querySelectorAll('#consumers tbody tr'),
+        r => r.cells[2].innerText),
+})"""

@@ -336,3 +336,162 @@ def test_dark_mode_follows_the_system(loaded: Loaded) -> None:
     dark = page.evaluate(background)
     assert light == "rgb(255, 255, 255)"
     assert dark != light
+
+
+RANKS = {"error": 0, "warning": 1, "info": 2}
+GROUP_RANKS = """gs => gs.map(g => Array.from(g.querySelectorAll("article.finding"),
+    c => c.dataset.severity))"""
+
+
+def _ranks_in_order(loaded: Loaded) -> None:
+    groups = loaded.page.eval_on_selector_all("#findings .group", GROUP_RANKS)
+    firsts = [RANKS[g[0]] for g in groups]
+    assert firsts == sorted(firsts), groups  # groups holding an error first, then warnings
+    for group in groups:
+        ranks = [RANKS[s] for s in group]
+        assert ranks == sorted(ranks), group  # in a group: errors, warnings, then info
+
+
+def test_errors_come_first_then_warnings_then_info(context: Any, tmp_path: Path) -> None:
+    from bigreport import big_report
+
+    mixed = big_report(60, files=6, symbols=12)  # every severity, symbols sorted apart
+    assert {f.severity.value for f in mixed.findings} == set(RANKS)
+    page_file = tmp_path / "mixed.html"
+    page_file.write_text(html.render(mixed), encoding="utf-8")
+    loaded = Loaded(context, page_file.as_uri())
+    _ranks_in_order(loaded)
+    loaded.page.check('input[name="group"][value="file"]')
+    _ranks_in_order(loaded)
+    loaded.page.check('input[name="group"][value="symbol"]')
+    first = loaded.page.locator("#findings article.finding").first
+    assert first.get_attribute("data-severity") == "error"
+    assert loaded.errors == []
+    loaded.page.close()
+
+
+NO_OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+SPLIT_IDENTIFIERS = r"""() => {
+    // identifiers of the signature cells drawn over two lines although they fit on one
+    const split = [];
+    for (const code of document.querySelectorAll(".sig td code")) {
+        const text = code.firstChild;
+        if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+        const width = code.closest("td").clientWidth;
+        for (const m of text.data.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
+            const range = document.createRange();
+            range.setStart(text, m.index);
+            range.setEnd(text, m.index + m[0].length);
+            const rects = Array.from(range.getClientRects()).filter(r => r.width > 0);
+            const whole = rects.reduce((sum, r) => sum + r.width, 0);
+            if (rects.length > 1 && whole < width - 24) split.push(m[0]);
+        }
+    }
+    return split;
+}"""
+
+
+LONG_PATH = "speculators/data_generation/vllm_hidden_states_generator.py"
+
+
+def test_no_horizontal_overflow_on_a_phone(context: Any, tmp_path: Path) -> None:
+    from bigreport import big_report
+
+    wide = big_report(40, files=4, symbols=8)  # 30-parameter signatures, long code lines
+    first = wide.findings[0]
+    moved = replace(first, location=replace(first.location, path=LONG_PATH))
+    page_file = tmp_path / "wide.html"
+    page_file.write_text(html.render(replace(wide, findings=(moved, *wide.findings[1:]))))
+    page = context.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(page_file.as_uri())
+    page.wait_for_selector("#controls:not([hidden])")
+    assert page.evaluate(NO_OVERFLOW) <= 0
+    select = page.eval_on_selector("#filter-file", "s => s.getBoundingClientRect().right")
+    assert select <= 390
+    assert page.evaluate(SPLIT_IDENTIFIERS) == []
+    page.screenshot(path=str(tmp_path / "report-390.png"), full_page=True)
+    page.close()
+
+
+def test_fix_text_and_kind_docs_keep_their_lines(
+    context: Any, report: Report, tmp_path: Path
+) -> None:
+    from auditor.model import Edit, Fix
+
+    first = report.findings[0]
+    loc = first.location
+    text = "run(\n    1,\n    new=2,\n)"
+    edit = Edit(loc.path, loc.line, loc.column, loc.end_line, loc.end_column, text)
+    fixed = replace(first, fix=Fix(True, "rename the keyword", (edit,)))
+    page_file = tmp_path / "fix.html"
+    page_file.write_text(html.render(replace(report, findings=(fixed, *report.findings[1:]))))
+    page = context.new_page()
+    page.goto(page_file.as_uri())
+    shown = page.inner_text("pre.fix-text")
+    page.click(".kind-doc summary")
+    doc = page.inner_text(".kind-doc pre")
+    body = page.inner_text("body")
+    page.close()
+    assert shown == text
+    assert "\\x0a" not in body and "\\x0a" not in page_file.read_text()
+    assert len(doc.splitlines()) > 3
+
+
+@pytest.fixture(scope="module")
+def big_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from bigreport import big_report
+
+    path = tmp_path_factory.mktemp("big") / "big.html"
+    path.write_text(html.render(big_report(600, files=300, symbols=40)), encoding="utf-8")
+    return path
+
+
+def test_a_large_report_starts_collapsed_and_pages_its_cards(context: Any, big_page: Path) -> None:
+    page = Loaded(context, big_page.as_uri())
+    p = page.page
+    assert p.locator("#findings article.finding").count() == 600
+    assert len(page.visible()) == html.PAGE_SIZE
+    assert page.shown_count() == 600
+    assert p.locator(".finding-body[data-lazy]").count() == 600  # nothing rendered yet
+    assert "100 of 600" in p.inner_text("#more")
+    p.click("#show-more")
+    assert len(page.visible()) == 2 * html.PAGE_SIZE
+    p.locator("article.finding:visible .toggle").first.click()
+    card = p.locator("article.finding:visible").first
+    assert card.locator(".line.hit").count() == 1  # its code and signatures, once opened
+    assert card.locator(".sig tbody tr").count() > 30
+    p.fill("#search", "module_042.py value_7")  # value_7: only in the lazy body's code
+    assert page.shown_count() == 1
+    assert len(page.visible()) == 1
+    p.click("#reset-filters")
+    assert page.errors == []
+    p.close()
+
+
+def test_a_large_report_ranks_its_top_symbols_first(context: Any, big_page: Path) -> None:
+    page = Loaded(context, big_page.as_uri())
+    p = page.page
+    order = p.evaluate(
+        "() => [document.getElementById('top-symbols'), document.getElementById('findings')]"
+        ".map(e => e.getBoundingClientRect().top)"
+    )
+    assert order[0] < order[1]
+    rows = p.eval_on_selector_all(
+        "#top-symbols tbody tr", "rs => rs.map(r => Array.from(r.cells, c => c.innerText))"
+    )
+    assert len(rows) == html.TOP_SYMBOLS
+    errors = [int(r[3]) for r in rows]
+    new = [int(r[2]) for r in rows]
+    assert new[0] == max(new)
+    assert errors[0] >= errors[-1]
+    symbol = rows[0][0]
+    p.click("#top-symbols a.symbol-link >> nth=0")
+    assert page.shown_count() == int(rows[0][1])
+    assert set(p.eval_on_selector_all(
+        "article.finding:not(.filtered-out)", "cs => cs.map(c => c.dataset.symbol)"
+    )) == {symbol}  # fmt: skip
+    p.click("#symbol-clear")
+    assert page.shown_count() == 600
+    assert page.errors == []
+    p.close()

@@ -531,7 +531,7 @@ def test_a_long_consumer_list_is_read_whole_and_rows_stay_narrow(tmp_path: Path)
     assert f"outcomes: 0 regressed, 0 error, 0 still-broken, {len(specs)} fixed, 0 clean" in lines
     listed = [line for line in lines if line.startswith("  fixed ")]
     assert len(listed) == len(specs)
-    assert all(line.endswith("1 baseline break(s) repaired") for line in listed)
+    assert all(line.endswith("1 baseline break repaired") for line in listed)
     assert max(len(line) for line in listed if "q" * 5000 not in line) < 100
 
 
