@@ -172,7 +172,7 @@ def test_every_format_names_the_file_where_it_is_in_the_repository(repo: Repo) -
     gitlab = json.loads(repo.run("--format", "gitlab").stdout)
     assert {e["location"]["path"] for e in gitlab} == {CLIENT_PATH, "src/acmeapp/legacy.py"}
     assert len({e["fingerprint"] for e in gitlab}) == len(gitlab) == 4
-    assert f"{CLIENT_PATH}:5:5: unexpected-keyword" in repo.run().stdout
+    assert f"{CLIENT_PATH}:5:5: error[unexpected-keyword]" in repo.run().stdout
     for finding in data["findings"]:
         assert (repo.root / finding["path"]).is_file()
 
@@ -241,7 +241,7 @@ def test_the_baseline_file_holds_fingerprints_only_and_rewrites_byte_identical(
         "0 new errors, 0 new warnings, 0 new info, 0 preexisting, 4 baselined, 0 suppressed"
     )
     shown = repo.run("--show-baselined").stdout
-    assert f"{CLIENT_PATH}:7:5: unexpected-keyword" in shown and "[baselined]" in shown
+    assert f"{CLIENT_PATH}:7:5: error[unexpected-keyword]" in shown and "[baselined]" in shown
 
 
 def test_a_configured_baseline_file_not_there_yet_is_empty_with_a_warning(repo: Repo) -> None:
