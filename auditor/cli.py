@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import contextlib
+import difflib
 import hashlib
 import logging
 import os
@@ -173,7 +174,9 @@ def _explain(ctx: click.Context, _param: click.Parameter, value: str | None) -> 
 
     kind = kinddocs.find(value)
     if kind is None:
-        _error(f"unknown kind {value!r}", "`drift-audit --list-kinds` lists them")
+        close = difflib.get_close_matches(value, [k.slug for k in Kind], n=1)
+        mistyped = f"did you mean {close[0]!r}? " if close else ""
+        _error(f"unknown kind {value!r}", f"{mistyped}`drift-audit --list-kinds` lists them")
         ctx.exit(ExitCode.ERROR)
     click.echo(kinddocs.plain(kind), nl=False)
     ctx.exit(ExitCode.CLEAN)
@@ -489,7 +492,7 @@ def run_ecosystem(
     configure_logging(quiet=quiet, verbose=verbose, debug=debug)
     try:
         from auditor import ecosystem
-        from auditor.reporters.ecosystem import RENDERERS
+        from auditor.reporters.ecosystem import RENDERERS, summary_line
 
         specs, unexamined = _ecosystem_consumers(
             consumers_file, dependents, target, index_url, cache_dir, limit
@@ -512,6 +515,9 @@ def run_ecosystem(
         text = RENDERERS[format_](report)
         if output:
             write_files([Output(Path(output), encode(text))])
+            if not quiet:
+                line = terminal(summary_line(report))
+                click.echo(f"{PROG}: {line}; report in {terminal(output)}", err=True)
         else:
             write_stdout(text)
     except AuditError as exc:

@@ -23,6 +23,7 @@ test_optimisations.py checks that the findings are the same with and without eac
 from __future__ import annotations
 
 import contextlib
+import difflib
 import gc
 import hashlib
 import logging
@@ -39,7 +40,7 @@ from packaging.version import InvalidVersion, Version
 
 from auditor.bind import check_site
 from auditor.config import entry_points_from_pyproject, entry_points_from_txt
-from auditor.errors import BadSpecError
+from auditor.errors import AuditError, BadSpecError, PackageNotFoundError, VersionNotFoundError
 from auditor.findings import ProviderChecks, SiteCheck, collect_findings
 from auditor.graph import build_graph
 from auditor.kinds import Kind
@@ -49,6 +50,7 @@ from auditor.provider import MemoizedProvider, ResolutionMemo
 from auditor.provider.paths import module_files
 from auditor.scan import ScanStore, scan_cached
 from auditor.sources import has_extension, infer_baseline_why, open_index, resolve_consumer
+from auditor.sources.specs import parse_spec
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -220,7 +222,7 @@ def _audit(
     progress = run.progress
     with _stage(progress, "resolving the consumer and the provider releases"):
         consumer_release = resolve_consumer(consumer, index)
-        targets = _targets(index, against, run.pre)
+        targets = _targets(index, against, run.pre, consumer_release)
         baselines = _baselines(index, consumer_release, list(targets), _specs(baseline), run.pre)
     prefix = _path_prefix(consumer_release, run.project_root)
     import_names = tuple(sorted({n for rs in targets.values() for r in rs for n in r.import_names}))
@@ -430,13 +432,45 @@ def _chosen(
 # --------------------------------------------------------------------------- targets
 
 
-def _targets(index: Index, against: Sequence[str], pre: bool) -> dict[str, list[Release]]:
+def _targets(
+    index: Index, against: Sequence[str], pre: bool, consumer: Release | None = None
+) -> dict[str, list[Release]]:
     """Every release the specs match, per provider (in the order named), oldest first."""
     found: dict[str, dict[str, Release]] = {}
     for spec in against:
-        for release in index.releases(spec, pre=pre):
+        try:
+            releases = index.releases(spec, pre=pre)
+        except (PackageNotFoundError, VersionNotFoundError) as exc:
+            raise _with_requirement_hint(exc, spec, consumer) from exc
+        for release in releases:
             found.setdefault(release.name, {}).setdefault(str(release.version), release)
     return {name: sorted(rs.values(), key=_release_order) for name, rs in found.items()}
+
+
+def _with_requirement_hint(exc: AuditError, spec: str, consumer: Release | None) -> AuditError:
+    """A provider the index does not have as asked, named like one the consumer requires
+    (`vlm` for `vllm`): the error says which it may have meant."""
+    try:
+        name = canonicalize_name(parse_spec(spec).name)
+    except BadSpecError:
+        return exc
+    required = sorted({canonicalize_name(Requirement(r).name) for r in _requirements(consumer)})
+    close = [n for n in difflib.get_close_matches(name, required, n=1, cutoff=0.75) if n != name]
+    if not close or consumer is None:
+        return exc
+    hint = f"did you mean {close[0]}? {consumer.name} requires it; {exc.hint or ''}".rstrip("; ")
+    return type(exc)(exc.message, hint=hint)
+
+
+def _requirements(consumer: Release | None) -> list[str]:
+    kept = []
+    for text in consumer.requires if consumer is not None else ():
+        try:
+            Requirement(text)
+        except InvalidRequirement:
+            continue
+        kept.append(text)
+    return kept
 
 
 def _release_order(release: Release) -> tuple[int, Version | str]:

@@ -87,6 +87,12 @@ def _counts(report: EcosystemReport) -> str:
     )
 
 
+def summary_line(report: EcosystemReport) -> str:
+    """The run in one line, as the audit's summary: what stderr says when the report goes to
+    a file (`-o`)."""
+    return f"{plural(len(report.consumers), 'consumer')}; outcomes: {_counts(report)}"
+
+
 def render_text(report: EcosystemReport) -> str:
     base = report.baseline or "each consumer's own baseline"
     lines = [

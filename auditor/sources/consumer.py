@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 import re
@@ -85,6 +86,9 @@ def _folder_consumer(path: Path) -> Release:
     return release
 
 
+SUBCOMMANDS = ("ecosystem", "cache")  # `drift-audit ecosystm ...` reads as a consumer
+
+
 def _from_index(arg: str, index: Index) -> Release:
     try:
         req = parse_spec(arg)
@@ -94,9 +98,11 @@ def _from_index(arg: str, index: Index) -> Release:
             hint=CONSUMER_HINT,
         ) from exc
     if not req.url and not req.specifier:
+        command = difflib.get_close_matches(arg, SUBCOMMANDS, n=1, cutoff=0.75)
+        mistyped = f"did you mean the command `{command[0]}`? or " if command else ""
         raise ConsumerNotFoundError(
             f"{arg!r} is neither a folder nor an installed distribution or import name",
-            hint=f"pass '{arg}==VERSION' to audit a release from the index, or a folder",
+            hint=f"{mistyped}pass '{arg}==VERSION' to audit a release from the index, or a folder",
         )
     return index.releases(arg)[-1]
 

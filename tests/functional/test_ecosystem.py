@@ -132,6 +132,11 @@ def test_every_format(tmp_path: Path) -> None:
     out = tmp_path / "eco.html"
     result = eco(tmp_path, "--format", "html", "-o", str(out))
     assert result.stdout == "" and out.read_text().startswith("<!DOCTYPE html>")
+    # like the audit, a report written to a file leaves its summary line on stderr
+    summary = "3 consumers; outcomes: 1 regressed, 1 error, 1 still-broken, 0 fixed, 0 clean"
+    assert f"drift-audit: {summary}; report in {out}" in result.stderr.splitlines()
+    quiet = eco(tmp_path, "--format", "json", "-o", str(out), "--quiet")
+    assert "outcomes:" not in quiet.stderr
 
 
 def test_the_command_needs_one_consumer_source(tmp_path: Path) -> None:
