@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import contextlib
-import difflib
 import hashlib
 import logging
 import os
@@ -35,6 +34,7 @@ from auditor.config import (
     left_out,
     load_config_file,
     no_kind_selected,
+    unknown_kind_hint,
 )
 from auditor.errors import AuditError, ConfigError, ExitCode
 from auditor.escape import terminal
@@ -174,9 +174,7 @@ def _explain(ctx: click.Context, _param: click.Parameter, value: str | None) -> 
 
     kind = kinddocs.find(value)
     if kind is None:
-        close = difflib.get_close_matches(value, [k.slug for k in Kind], n=1)
-        mistyped = f"did you mean {close[0]!r}? " if close else ""
-        _error(f"unknown kind {value!r}", f"{mistyped}`drift-audit --list-kinds` lists them")
+        _error(f"unknown kind {value!r}", unknown_kind_hint(value))
         ctx.exit(ExitCode.ERROR)
     click.echo(kinddocs.plain(kind), nl=False)
     ctx.exit(ExitCode.CLEAN)

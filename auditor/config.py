@@ -146,13 +146,15 @@ def check_kinds(slugs: tuple[str, ...], where: str) -> tuple[str, ...]:
     known = [k.slug for k in Kind]
     for slug in slugs:
         if slug != ALL and slug not in known:
-            close = difflib.get_close_matches(slug, known, n=1)
-            hint = f"did you mean {close[0]!r}? " if close else ""
-            raise ConfigError(
-                f"{where}: unknown kind {slug!r}",
-                hint=f"{hint}`drift-audit --list-kinds` lists them",
-            )
+            raise ConfigError(f"{where}: unknown kind {slug!r}", hint=unknown_kind_hint(slug))
     return slugs
+
+
+def unknown_kind_hint(slug: str) -> str:
+    """What to say of a kind that is not one: the closest kind, and where they are listed."""
+    close = difflib.get_close_matches(slug, [k.slug for k in Kind], n=1)
+    mistyped = f"did you mean {close[0]!r}? " if close else ""
+    return f"{mistyped}`drift-audit --list-kinds` lists them"
 
 
 def no_kind_selected(what: str) -> ConfigError:

@@ -454,7 +454,7 @@ def _with_requirement_hint(exc: AuditError, spec: str, consumer: Release | None)
         name = canonicalize_name(parse_spec(spec).name)
     except BadSpecError:
         return exc
-    required = sorted({canonicalize_name(Requirement(r).name) for r in _requirements(consumer)})
+    required = sorted(_required_names(consumer))
     close = [n for n in difflib.get_close_matches(name, required, n=1, cutoff=0.75) if n != name]
     if not close or consumer is None:
         return exc
@@ -462,15 +462,13 @@ def _with_requirement_hint(exc: AuditError, spec: str, consumer: Release | None)
     return type(exc)(exc.message, hint=hint)
 
 
-def _requirements(consumer: Release | None) -> list[str]:
-    kept = []
+def _required_names(consumer: Release | None) -> set[str]:
+    """The distributions the consumer's metadata requires (a line that does not parse: none)."""
+    names: set[str] = set()
     for text in consumer.requires if consumer is not None else ():
-        try:
-            Requirement(text)
-        except InvalidRequirement:
-            continue
-        kept.append(text)
-    return kept
+        with contextlib.suppress(InvalidRequirement):
+            names.add(canonicalize_name(Requirement(text).name))
+    return names
 
 
 def _release_order(release: Release) -> tuple[int, Version | str]:
