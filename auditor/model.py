@@ -181,6 +181,52 @@ class VersionGate:
     test: VersionTest
 
 
+@dataclass(frozen=True, slots=True)
+class FlagExpr:
+    """What a consumer's test stands for before the names it reads from other consumer
+    modules are known (scan/flags.py): a decided version test (`test`), a test that looks
+    at a version or a feature but cannot be decided (`vague`), or a name of a consumer
+    module (`ref`, a dotted path: a flag, or a helper when `literal` or `passed` is set:
+    `minversion(numpy, "2.0")` passes the provider module `passed` and the literal)."""
+
+    test: VersionTest | None = None
+    vague: bool = False
+    ref: str | None = None
+    negated: bool = False
+    passed: str | None = None
+    literal: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FlagDef:
+    """A module-level name bound once to a flag: `NUMPY_LT_2_0 = not minversion(np, "2")`."""
+
+    name: str
+    expr: FlagExpr
+
+
+@dataclass(frozen=True, slots=True)
+class FlagHelper:
+    """A consumer function whose result is a version test: with no parameter, a fixed one
+    (`test`); else a comparison of the version of the module passed at `module_index` with
+    the literal passed at `version_index` (`op`: its returns' operators, `|`-joined)."""
+
+    name: str
+    test: VersionTest | None = None
+    op: str = ""
+    module_index: int = -1
+    version_index: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class FlagGate:
+    """Lines that run only when a flag of another module (or a helper) holds."""
+
+    first_line: int
+    last_line: int
+    expr: FlagExpr
+
+
 # --------------------------------------------------------------------------- provider side
 
 

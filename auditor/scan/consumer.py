@@ -466,6 +466,7 @@ def _assemble(
     ignored: dict[str, dict[int, frozenset[str]]],
     providers: frozenset[str],
 ) -> ConsumerScan:
+    from auditor.scan import flags
     from auditor.scan.calls import use_results
     from auditor.scan.classes import class_results
     from auditor.scan.instances import Instances
@@ -477,6 +478,7 @@ def _assemble(
     use_sites, use_edges = use_results(walked, resolver, Instances(values, resolver).use)
     class_sites, class_edges = class_results(walked, resolver, values)
     import_sites = [site for facts in walked for site in facts.import_sites]
+    flag_gates, flag_guarded = flags.decide(walked)
     containment = [edge for facts in walked for edge in facts.containment]
     edges = [*containment, *use_edges, *class_edges, *_import_edges(walked, resolver)]
     return ConsumerScan(
@@ -484,13 +486,30 @@ def _assemble(
         files=tuple(paths),
         definitions=_definitions(walked),
         edges=_edges(edges, resolver.definitions),
-        sites=_sites([*import_sites, *use_sites, *class_sites]),
+        sites=_sites(_guard([*import_sites, *use_sites, *class_sites], flag_guarded)),
         unparsable=tuple(sorted(unparsable, key=lambda u: (u.path, u.line, u.column))),
         lines=lines,
         suppressions=ignored,
         handlers={f.path: tuple(f.handled) for f in walked if f.handled},
-        gates={f.path: tuple(f.gates) for f in walked if f.gates},
+        gates={
+            f.path: (*f.gates, *flag_gates.get(f.path, ()))
+            for f in walked
+            if f.gates or f.path in flag_gates
+        },
     )
+
+
+def _guard(sites: list[Site], spans: Mapping[str, list[tuple[int, int]]]) -> list[Site]:
+    """Sites on lines that another module's flag guards (scan/flags.py) are guarded."""
+    if not spans:
+        return sites
+    return [
+        replace(site, guarded=True)
+        if not site.guarded
+        and any(a <= site.location.line <= b for a, b in spans.get(site.location.path, ()))
+        else site
+        for site in sites
+    ]
 
 
 def _import_edges(walked: list[FileFacts], resolver: Resolver) -> Iterable[Edge]:

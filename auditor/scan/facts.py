@@ -29,6 +29,9 @@ from auditor.model import (
     CallShape,
     Definition,
     Edge,
+    FlagDef,
+    FlagGate,
+    FlagHelper,
     Handled,
     Location,
     ParamKind,
@@ -261,6 +264,9 @@ class FileFacts:
     functions: list[FunctionFacts] = field(default_factory=list)
     handled: list[Handled] = field(default_factory=list)
     gates: list[VersionGate] = field(default_factory=list)
+    flag_defs: list[FlagDef] = field(default_factory=list)  # scan/flags.py
+    flag_helpers: list[FlagHelper] = field(default_factory=list)
+    flag_gates: list[FlagGate] = field(default_factory=list)
     spread_keys: dict[int, Spread] = field(default_factory=dict)  # id(call) -> its spreads
     results: dict[int, tuple[str, ...]] = field(default_factory=dict)  # id(call) -> uses
 

@@ -27,6 +27,9 @@ from auditor.model import (
     CallShape,
     Definition,
     Edge,
+    FlagDef,
+    FlagGate,
+    FlagHelper,
     Handled,
     ParamKind,
     Site,
@@ -158,6 +161,9 @@ def encode_facts(facts: FileFacts | Unparsable) -> list[Any]:
         [_function(f, s) for f in facts.functions],
         encode_list(facts.handled, Handled),
         encode_list(facts.gates, VersionGate),
+        encode_list(facts.flag_defs, FlagDef),
+        encode_list(facts.flag_helpers, FlagHelper),
+        encode_list(facts.flag_gates, FlagGate),
         scopes.encoded(),  # last: every scope the records above name is known by now
     ]
 
@@ -288,10 +294,10 @@ def decode_facts(data: Any, path: str, lines: tuple[str, ...]) -> FileFacts | Un
     if data[0] == "unparsable":
         _, reason, line, column = data
         return Unparsable(path, _str(reason), _int(line), _int(column))
-    if data[0] != "facts" or len(data) != 14:
+    if data[0] != "facts" or len(data) != 17:
         raise Mismatch("expected the 14 parts of a file's facts")
     module = module_name(path)
-    scopes = _decode_scopes(data[13], module)
+    scopes = _decode_scopes(data[16], module)
     if scopes[0].kind != "module" or scopes[0].owner != module:
         raise Mismatch("the first scope is not the module's")
     facts = FileFacts(path, module, is_package(path), Positions(path, lines), scopes[0])
@@ -314,6 +320,9 @@ def decode_facts(data: Any, path: str, lines: tuple[str, ...]) -> FileFacts | Un
     ]
     facts.handled = decode_list(data[11], Handled)
     facts.gates = decode_list(data[12], VersionGate)
+    facts.flag_defs = decode_list(data[13], FlagDef)
+    facts.flag_helpers = decode_list(data[14], FlagHelper)
+    facts.flag_gates = decode_list(data[15], FlagGate)
     return facts
 
 

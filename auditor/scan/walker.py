@@ -18,12 +18,11 @@ from __future__ import annotations
 import ast
 import re
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from auditor.model import Definition, Edge, Handled, ParamKind, VersionGate
+from auditor.model import Definition, Edge, FlagDef, FlagGate, Handled, ParamKind, VersionGate
 from auditor.provider import forwards
-from auditor.scan import guards, results, spreads
+from auditor.scan import flags, guards, results, spreads
 from auditor.scan.calls import call_chain, call_shape, dotted_chain, reference, super_call
 from auditor.scan.facts import (
     AttrStore,
@@ -44,7 +43,7 @@ from auditor.scan.scopes import NOT_HERE, Binding, Scope, Source, SourceKind, lo
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
 
-    from auditor.model import CallShape, VersionTest
+    from auditor.model import CallShape, FlagExpr, VersionTest
     from auditor.scan.calls import Chain
     from auditor.scan.facts import FileFacts, Span
     from auditor.scan.scopes import ScopeKind
@@ -69,6 +68,11 @@ class Walker:
         self.klass: ClassFacts | None = None
         self.flags: dict[str, VersionTest] = {}  # module-level names bound to a version test
         self.assigned: set[str] = set()  # module-level names assigned (a flag: only once)
+        self.named: dict[str, FlagExpr] = {}  # module-level flags not decided here
+        self.postponed = False  # `from __future__ import annotations`: never evaluated
+        self.reader = flags.Reader(
+            self._import_of, self._local_def, self.flags, self.named, providers
+        )
         self._named: set[tuple[int, str, tuple[str, ...]]] = set()  # NAME uses recorded
         self._chains: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per chain
 
@@ -106,20 +110,30 @@ class Walker:
         block = list(nodes)
         for i, node in enumerate(block):
             self.visit(node)
-            if isinstance(node, ast.If) and i + 1 < len(block):
-                self._gate_rest(node, block[i + 1 :])
+            if (
+                isinstance(node, ast.If)
+                and i + 1 < len(block)
+                and self._gate_rest(node, block[i + 1 :])
+            ):
+                with self._context(guarded=True):  # after `if hasattr(m, "x"): return ...`
+                    self._body(block[i + 1 :])
+                return
 
-    def _gate_rest(self, node: ast.If, rest: list[ast.AST]) -> None:
+    def _gate_rest(self, node: ast.If, rest: list[ast.AST]) -> bool:
         """`if tornado.version_info >= (5, 0): return new()` then `return old()`: the lines
-        after an `if` whose one branch always leaves run only when the other is taken."""
-        test = guards.version_test(node.test, self._import_of, self.flags)
+        after an `if` whose one branch always leaves run only when the other is taken.
+        True when they are guarded as the branches are (a version or feature test)."""
+        expr = self.reader.expr(node.test, self._source_of(node.test))
         following = [n for n in rest if isinstance(n, ast.stmt)]
-        if test is None or len(following) != len(rest):
-            return
+        if expr is None or len(following) != len(rest):
+            return False
         if _leaves(node.body) and not node.orelse:
-            self._gate(following, replace(test, runs_if=not test.runs_if))
+            self._gate(following, flags.negate(expr))
         elif _leaves(node.orelse) and not _leaves(node.body):
-            self._gate(following, test)
+            self._gate(following, expr)
+        else:
+            return False
+        return expr.vague or expr.test is not None
 
     @contextmanager
     def _context(self, *, guarded: bool = False, fallback: bool = False) -> Iterator[None]:
@@ -197,6 +211,8 @@ class Walker:
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         facts = self.facts
         base = absolute_module(facts.module, facts.is_package, node.module, node.level)
+        if base == "__future__":
+            self.postponed = self.postponed or any(a.name == "annotations" for a in node.names)
         if base is None:
             return
         for alias in node.names:
@@ -219,8 +235,14 @@ class Walker:
 
     def visit_FunctionDef(self, node: FunctionNode) -> None:
         self._body(node.decorator_list)
-        self._signature_outside(node.args, node.returns)
+        with self._context(guarded=self.postponed):
+            self._signature_outside(node.args, node.returns)
         path = self._define(node.name, "function", node)
+        if self.scope is self.facts.module_scope:
+            helper = flags.helper_of(node, self.reader)
+            if helper is not None:
+                self.facts.flag_helpers.append(helper)
+        skipped = self._skipped_unless(node)
         is_async = isinstance(node, ast.AsyncFunctionDef)
         positions = self.facts.positions
         decorators = tuple(positions.expr(d) for d in node.decorator_list)
@@ -235,10 +257,26 @@ class Walker:
         self._bind_parameters(scope, params)
         if self.scope.kind == "class" and self.klass is not None:
             self._method(node, scope, function)
-        with self._entered(scope):
+        with self._entered(scope), self._context(guarded=skipped):
             self._body(node.body)
 
     visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _skipped_unless(self, node: FunctionNode) -> bool:
+        """`@pytest.mark.skipif(NUMPY_LT_2_0, ...)`: the body runs only when the condition
+        does not hold (a gate); True when the condition is a flag or a feature test."""
+        skipped = False
+        for decorator in node.decorator_list:
+            if not isinstance(decorator, ast.Call) or not decorator.args:
+                continue
+            if getattr(decorator.func, "attr", None) != "skipif":
+                continue
+            condition = decorator.args[0]
+            expr = self.reader.expr(condition, self._source_of(condition))
+            if expr is not None:
+                self._gate(node.body, flags.negate(expr))
+                skipped = skipped or expr.ref is None
+        return skipped
 
     def _signature_outside(self, args: ast.arguments, returns: ast.expr | None) -> None:
         for default in (*args.defaults, *args.kw_defaults):
@@ -413,7 +451,11 @@ class Walker:
             self._assign(target, source)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
-        self.visit(node.annotation)
+        # a function's local annotations are never evaluated; postponed ones (PEP 563) only
+        # in a class body, where a model class may read them (pydantic, dataclasses)
+        kind = self.scope.kind
+        with self._context(guarded=kind == "function" or (self.postponed and kind != "class")):
+            self.visit(node.annotation)
         if node.value is not None:
             self.visit(node.value)
         self._assign(node.target, self._value(node.annotation, SourceKind.ANNOTATION))
@@ -424,10 +466,15 @@ class Walker:
         names = [t.id for t in node.targets if isinstance(t, ast.Name)]
         for name in names:
             self.flags.pop(name, None)
-        test = guards.version_test(node.value, self._import_of, self.flags)
+            self.named.pop(name, None)
+        expr = self.reader.expr(node.value, self._source_of(node.value))
         for name in names:
-            if test is not None and name not in self.assigned and len(node.targets) == 1:
-                self.flags[name] = test
+            if expr is not None and name not in self.assigned and len(node.targets) == 1:
+                if expr.test is not None:
+                    self.flags[name] = expr.test
+                else:
+                    self.named[name] = expr
+                self.facts.flag_defs.append(FlagDef(name, expr))
             self.assigned.add(name)
 
     def _import_of(self, name: str) -> str | None:
@@ -444,10 +491,23 @@ class Walker:
             scope = scope.parent
         return None
 
-    def _gate(self, body: list[ast.stmt], test: VersionTest) -> None:
-        if body:
-            first, last = body[0].lineno, _end(body[-1])
-            self.facts.gates.append(VersionGate(first, last, test))
+    def _gate(self, body: list[ast.stmt], expr: FlagExpr) -> None:
+        """Lines that run only when `expr` holds: decided here (a VersionGate) or once the
+        other modules' flags are known (a FlagGate, scan/flags.py)."""
+        if not body or expr.vague:
+            return
+        first, last = body[0].lineno, _end(body[-1])
+        if expr.test is not None:
+            self.facts.gates.append(VersionGate(first, last, expr.test))
+        else:
+            self.facts.flag_gates.append(FlagGate(first, last, expr))
+
+    def _local_def(self, name: str) -> str | None:
+        """The dotted path of a function or class this module defines under `name`."""
+        found = local_binding(self.facts.module_scope, name)
+        if isinstance(found, Binding) and found.is_def and len(set(found.paths)) == 1:
+            return found.paths[0]
+        return None
 
     def _assign(self, target: ast.expr, source: Source) -> None:
         if isinstance(target, ast.Name):
@@ -622,18 +682,19 @@ class Walker:
                 self._body(node.body)
             with self._context(fallback=True):
                 self._body(node.orelse)
-        elif (decided := guards.version_test(node.test, self._import_of, self.flags)) or (
-            guards.is_version_check(node.test, self._source_of(node.test))
-        ):
-            if decided is not None:
-                self._gate(node.body, decided)
-                self._gate(node.orelse, replace(decided, runs_if=not decided.runs_if))
+        elif (expr := self.reader.expr(node.test, self._source_of(node.test))) is None:
+            self._children(node)
+        elif expr.ref is not None:  # another module's flag: decided once all are walked
+            self._gate(node.body, expr)
+            self._gate(node.orelse, flags.negate(expr))
+            self._children(node)
+        else:
+            self._gate(node.body, expr)
+            self._gate(node.orelse, flags.negate(expr))
             with self._context(guarded=True):
                 self.visit(node.test)
             first = self._branch(node.body, fallback=True)
             self.imports.link([first, self._branch(node.orelse, fallback=True)])
-        else:
-            self._children(node)
 
     def _source_of(self, node: ast.expr) -> str:
         end = node.end_lineno if node.end_lineno is not None else node.lineno
