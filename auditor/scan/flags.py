@@ -241,25 +241,49 @@ class Flags:
         self.defs: dict[str, FlagExpr] = {}
         self.helpers: dict[str, FlagHelper] = {}
         self.imports: dict[str, str] = {}  # module.name -> what its module imports it as
+        self.stars: dict[str, list[str]] = {}  # module -> the consumer modules it star-imports
         for facts in walked:
             for flag in facts.flag_defs:
                 self.defs[f"{facts.module}.{flag.name}"] = flag.expr
             for helper in facts.flag_helpers:
                 self.helpers[f"{facts.module}.{helper.name}"] = helper
-            if facts.flag_gates or facts.flag_defs or facts.flag_helpers or facts.is_package:
-                for name, targets in facts.module_scope.imports.items():
-                    if len(set(targets)) == 1:
-                        self.imports[f"{facts.module}.{name}"] = targets[0]
+            scope = facts.module_scope
+            for name, targets in scope.imports.items():
+                if len(set(targets)) == 1:
+                    self.imports[f"{facts.module}.{name}"] = targets[0]
+            if scope.star_modules:
+                self.stars[facts.module] = list(scope.star_modules)
+
+    def follow(self, path: str, depth: int = 0) -> str:
+        """Where a dotted path leads through re-exports: `from .compat import X`, `from
+        .numpycompat import *` (a flag is defined once, and imported under other names)."""
+        seen: set[str] = set()
+        while path not in seen and len(seen) < _DEPTH:
+            seen.add(path)
+            if path in self.defs or path in self.helpers:
+                return path
+            if path in self.imports:
+                path = self.imports[path]
+                continue
+            module, _, name = path.rpartition(".")
+            starred = [f"{m}.{name}" for m in self.stars.get(module, ())]
+            found = [p for p in (self._found(s, depth + 1) for s in starred) if p is not None]
+            if not found:
+                return path
+            path = found[-1]  # the last star import wins, as it does at run time
+        return path
+
+    def _found(self, path: str, depth: int) -> str | None:
+        if depth > _DEPTH:
+            return None
+        followed = self.follow(path, depth)
+        return followed if followed in self.defs or followed in self.helpers else None
 
     def evaluate(self, expr: FlagExpr, depth: int = 0) -> FlagExpr | None:
         """`expr` with its references followed: a decided test, VAGUE, or None."""
         if expr.ref is None or depth > _DEPTH:
             return expr if expr.ref is None else None
-        path = expr.ref
-        for _ in range(_DEPTH):
-            if path in self.defs or path in self.helpers or path not in self.imports:
-                break
-            path = self.imports[path]
+        path = self.follow(expr.ref)
         found: FlagExpr | None = None
         if path in self.helpers:
             test = helper_test(self.helpers[path], expr)

@@ -696,6 +696,15 @@ class Walker:
             first = self._branch(node.body, fallback=True)
             self.imports.link([first, self._branch(node.orelse, fallback=True)])
 
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        """`np.asfarray if NUMPY_LT_2_0 else np.asarray`: both sides share the test's lines,
+        so a flag or a version or feature test guards both (no line gate can tell them)."""
+        self.visit(node.test)
+        guarded = self.reader.expr(node.test, self._source_of(node.test)) is not None
+        with self._context(guarded=guarded):
+            self.visit(node.body)
+            self.visit(node.orelse)
+
     def _source_of(self, node: ast.expr) -> str:
         end = node.end_lineno if node.end_lineno is not None else node.lineno
         return "\n".join(self.facts.positions.lines[node.lineno - 1 : end])

@@ -90,3 +90,7 @@ def probe_flag_still_lets_a_real_break_through():
     if AT_LEAST_0_2:
         return acme.fetch("u", verify=False)
     return acme.fetch("u")
+
+
+def probe_conditional_expression_on_an_imported_flag():
+    return acme.legacy(1) if ACME_LT_0_2 else acme.modern(1)
