@@ -418,13 +418,29 @@ class ProviderAPI:
         self, short: str, filepath: PurePosixPath, code: str, parent: griffe.Module | None
     ) -> griffe.Module:
         """griffe's visit of one module's source: nothing is kept of a visit cut short (by
-        RecursionError: deep.py visits again on a deep stack)."""
+        RecursionError: deep.py visits again on a deep stack). griffe reads a decorator's
+        path through the modules loaded so far, and does not catch a cycle met there (a
+        package binding `auto_docstring`, the function, over its submodule of that name:
+        transformers 5): the module is then visited again with nothing to read through."""
+        try:
+            return self._griffe_visit_in(short, filepath, code, parent, self._collection)
+        except griffe.CyclicAliasError:
+            return self._griffe_visit_in(short, filepath, code, parent, griffe.ModulesCollection())
+
+    def _griffe_visit_in(
+        self,
+        short: str,
+        filepath: PurePosixPath,
+        code: str,
+        parent: griffe.Module | None,
+        collection: griffe.ModulesCollection,
+    ) -> griffe.Module:
         return griffe.visit(
             short,
             filepath,  # type: ignore[arg-type]
             code,
             parent=parent,
-            modules_collection=self._collection,
+            modules_collection=collection,
             lines_collection=self._lines,
         )
 
@@ -663,7 +679,8 @@ class ProviderAPI:
             if not source:
                 continue
             if not self.owns(source):
-                undecided = undecided or Unknown(f"{module.path} re-exports * from {source}")
+                if getattr(member, "runtime", True):  # not under `if TYPE_CHECKING:`
+                    undecided = undecided or Unknown(f"{module.path} re-exports * from {source}")
                 continue
             if (source, name) in self._star_path:
                 self._cuts += 1
@@ -671,7 +688,10 @@ class ProviderAPI:
             try:
                 origin = self._module(source)
                 if origin is None:
-                    raise Unknown(f"{module.path} re-exports * from {source}, not Python source")
+                    # the release has no such module (nor an extension, nor a folder): a
+                    # star import of it binds nothing where it runs (a stale TYPE_CHECKING
+                    # mirror, a try/except ImportError), and fails the module where it does
+                    continue
                 if not self._star_exports(origin, name):
                     continue  # `import *` takes __all__ (or the public names), not this one
                 self._star_path.add((source, name))

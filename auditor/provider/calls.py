@@ -329,7 +329,15 @@ def lazy_assign(frame: Frame, node: ast.Assign) -> bool:
         frame.facts.getattr = _getattr_model(frame, call)
         return True
     if any(is_sys_modules_self(t) for t in node.targets):
-        frame.facts.lazy_module = _lazy_module_model(frame, call)
+        model = _lazy_module_model(frame, call)
+        if frame.mirrored and not _fully_known(model):
+            # `if TYPE_CHECKING: from .x import *` ... `else: sys.modules[__name__] =
+            # _LazyModule(__name__, _file, define_import_structure(_file))` (transformers,
+            # diffusers): the structure is built at run time from the files, and the
+            # TYPE_CHECKING block is kept its mirror (their import checks enforce it): the
+            # names it imports are the module's, read statically like any import
+            return True
+        frame.facts.lazy_module = model
         return True
     return False
 
@@ -375,6 +383,15 @@ def _stub_model(frame: Frame) -> Any:
         elif isinstance(node, (ast.ImportFrom, ast.Import)):
             continue
     return ("lazy", submodules, attrs, set())
+
+
+def _fully_known(model: Any) -> bool:
+    if not isinstance(model, tuple):
+        return False
+    _, submodules, attrs, _ = model
+    return not isinstance(submodules, Partial) and not any(
+        isinstance(v, Partial) for v in attrs.values()
+    )
 
 
 def _lazy_module_model(frame: Frame, call: ast.Call) -> Any:

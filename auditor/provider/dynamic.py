@@ -317,7 +317,7 @@ def _lazy_outcome(facts: ModuleFacts, model: tuple[Any, ...], name: str) -> Outc
     _, submodules, attrs, extra = model
     if submodules is UNKNOWN or attrs is UNKNOWN:
         return Undecided(f"{facts.module}: its lazy loader's names are not known")
-    if name in submodules:
+    if name in (submodules.known if isinstance(submodules, Partial) else submodules):
         return Served(f"{facts.package}.{name}")
     for sub, names in attrs.items():
         if name in names:

@@ -84,6 +84,7 @@ class Frame:
         self.deprecated: str | None = None
         self.returned: list[Any] = []  # lenient: what its `return` statements may give
         self.global_names: set[str] = set()  # `global x` in a function: x is the module's
+        self.mirrored = False  # at the top level, in the `else:` of an `if TYPE_CHECKING:`
 
     # ------------------------------------------------------------------- statements
 
@@ -255,7 +256,12 @@ class Frame:
 
     def _stmt_If(self, node: ast.If, certain: bool) -> None:
         if is_type_checking(node.test):
-            self.run_block(node.orelse, certain=certain)
+            saved = self.mirrored
+            self.mirrored = self.top
+            try:
+                self.run_block(node.orelse, certain=certain)
+            finally:
+                self.mirrored = saved
             return
         test = self.value(node.test)
         if test is UNKNOWN or isinstance(test, (Partial, Ref, AnyKey)):

@@ -683,6 +683,7 @@ class Walker:
             with self._context(fallback=True):
                 self._body(node.orelse)
         elif (expr := self.reader.expr(node.test, self._source_of(node.test))) is None:
+            self._narrow(node.test)
             self._children(node)
         elif expr.ref is not None:  # another module's flag: decided once all are walked
             self._gate(node.body, expr)
@@ -695,6 +696,24 @@ class Walker:
                 self.visit(node.test)
             first = self._branch(node.body, fallback=True)
             self.imports.link([first, self._branch(node.orelse, fallback=True)])
+
+    def _narrow(self, test: ast.expr) -> None:
+        """`if isinstance(x, Sub):` (or `not`, or `and`-ed): inside (or after an early
+        return) `x` is a `Sub`, not only what it was declared: one more store of `x`, as
+        an instance of `Sub` (values.py then no longer trusts one declared type alone)."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test = test.operand
+        tests = test.values if isinstance(test, ast.BoolOp) else [test]
+        for part in tests:
+            if not (isinstance(part, ast.Call) and isinstance(part.func, ast.Name)):
+                continue
+            if part.func.id != "isinstance" or len(part.args) != 2:
+                continue
+            target, kind = part.args
+            if isinstance(target, ast.Name):
+                opaque = dotted_chain(kind) is None
+                source = None if opaque else self._value(kind, SourceKind.ANNOTATION)
+                self._store(target.id, source)
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         """`np.asfarray if NUMPY_LT_2_0 else np.asarray`: both sides share the test's lines,

@@ -94,3 +94,17 @@ def probe_flag_still_lets_a_real_break_through():
 
 def probe_conditional_expression_on_an_imported_flag():
     return acme.legacy(1) if ACME_LT_0_2 else acme.modern(1)
+
+
+def probe_isinstance_narrows_to_a_subclass():
+    item: acme.Base = acme.make()
+    if isinstance(item, acme.Sub):
+        return item.extra(1)
+    return item.ping()
+
+
+def probe_isinstance_narrows_after_an_early_return():
+    item: acme.Base = acme.make()
+    if not isinstance(item, acme.Sub):
+        return item.ping()
+    return item.extra(2)

@@ -93,3 +93,22 @@ def probe_lazy_module_submodule():
 
 def probe_plain_module_still_binds():
     return acme.version()
+
+
+def probe_mirrored_lazy_name_kept():
+    from acme.mirrored import hammer
+
+    return hammer(1)
+
+
+def probe_mirrored_lazy_name_removed():
+    from acme.mirrored import saw
+
+    return saw(1)
+
+
+def probe_mirrored_lazy_name_whose_file_is_gone():
+    # 0.2 keeps `from .legacy_tools import *` in its TYPE_CHECKING mirror, but not the file
+    from acme.mirrored import chisel
+
+    return chisel(1)

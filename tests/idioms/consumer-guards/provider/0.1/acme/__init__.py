@@ -12,3 +12,17 @@ def legacy(x):
 
 class Legacy:
     pass
+
+
+class Base:
+    def ping(self):
+        return 1
+
+
+class Sub(Base):
+    def extra(self, n):
+        return n
+
+
+def make():
+    return Sub()

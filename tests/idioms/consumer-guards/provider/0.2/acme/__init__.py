@@ -8,3 +8,17 @@ def fetch(url, timeout=None):
 
 def modern(x):
     return x
+
+
+class Base:
+    def ping(self):
+        return 1
+
+
+class Sub(Base):
+    def extra(self, n):
+        return n
+
+
+def make():
+    return Sub()
