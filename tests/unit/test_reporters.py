@@ -232,8 +232,8 @@ def test_json_report_has_every_schema_field_in_a_stable_order() -> None:
     ]
     first = data["findings"][0]
     assert list(first) == [
-        "fingerprint", "kind", "severity", "message", "path", "module_path", "line", "column",
-        "end_line",
+        "fingerprint", "kind", "severity", "message", "path", "module_path", "test", "line",
+        "column", "end_line",
         "end_column", "symbol", "parameter", "broken_in", "first_broken", "first_audited",
         "baseline_signature",
         "target_signature", "reached_from", "suggestion", "status", "scope", "source",
