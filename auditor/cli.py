@@ -65,7 +65,8 @@ from the package index. Nothing is installed, imported or executed.
 Settings come from [tool.drift-audit] in the nearest pyproject.toml at or
 above CONSUMER's folder (or the current folder), or from --config FILE:
 against, baseline, fail-on, format, output, exclude, baseline-file, select,
-ignore and a [tool.drift-audit.severity] table. The command line wins.
+ignore, gate-tests and a [tool.drift-audit.severity] table. The command line
+wins.
 Paths in reports, --exclude and the baseline file are relative to the
 project root (the folder of that pyproject.toml).
 
@@ -131,6 +132,7 @@ class Options:
     show_baselined: bool = False
     show_preexisting: bool = False
     show_unknown: bool = False
+    gate_tests: bool | None = None  # --gate-tests / --no-gate-tests
     diff: bool = False
     fix: bool = False
     unsafe_fixes: bool = False
@@ -154,6 +156,7 @@ class Plan:
     severity: tuple[tuple[Kind, Severity], ...] = ()
     project_root: Path | None = None  # where the settings came from: paths are relative to it
     left_out: tuple[LeftOut, ...] = ()  # what select/ignore leave out, and who said so
+    gate_tests: bool = True  # False: findings in test files do not fail the run
 
 
 # --------------------------------------------------------------------------- the command
@@ -257,6 +260,14 @@ def _explain(ctx: click.Context, _param: click.Parameter, value: str | None) -> 
     "--show-unknown",
     is_flag=True,
     help="List the sites the analysis could not decide, each with its reason (JSON always does).",
+)
+@click.option(
+    "--gate-tests/--no-gate-tests",
+    "gate_tests",
+    default=None,
+    help="Let new findings in the consumer's test files (under tests/ or test/, test_*.py, "
+    "*_test.py, conftest.py) fail the run, or not; they are reported either way. Default: "
+    "gate-tests in [tool.drift-audit], else they do.",
 )
 @click.option(
     "--diff",
@@ -667,7 +678,10 @@ def _run(opts: Options) -> int:
     if opts.fix:
         report = _fix(report, plan, opts)
     write_report(report, plan, opts)
-    return ExitCode.CLEAN if opts.exit_zero else exit_status(report, plan.fail_on)
+    if opts.exit_zero:
+        return ExitCode.CLEAN
+    _say_tests_not_gated(report, plan)
+    return exit_status(report, plan.fail_on, gate_tests=plan.gate_tests)
 
 
 NOTE = logging.INFO + 5  # shown by default (as warnings are), hidden by --quiet
@@ -923,7 +937,12 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
         severity=tuple((Kind.from_slug(k), Severity(v)) for k, v in settings.severity),
         project_root=project_root,
         left_out=_left_out(opts, settings, project_root),
+        gate_tests=_first_set(opts.gate_tests, settings.gate_tests, default=True),
     )
+
+
+def _first_set(*values: bool | None, default: bool) -> bool:
+    return next((v for v in values if v is not None), default)
 
 
 def _left_out(opts: Options, settings: Settings, project_root: Path | None) -> tuple[LeftOut, ...]:
@@ -978,13 +997,32 @@ def _project_root(consumer: str, settings: Settings) -> Path | None:
     return root if inside else None
 
 
-def exit_status(report: Report, fail_on: str) -> int:
-    """1 when a new finding is at or above `fail_on` (never: always 0), else 0."""
-    if fail_on == "never":
-        return ExitCode.CLEAN
-    threshold = Severity(fail_on).rank
-    failing = any(f.status is Status.NEW and f.severity.rank >= threshold for f in report.findings)
+def exit_status(report: Report, fail_on: str, *, gate_tests: bool = True) -> int:
+    """1 when a new finding is at or above `fail_on` (never: always 0), else 0; with
+    `gate_tests` false, findings in the consumer's test files do not count."""
+    gated = (f for f in report.findings if gate_tests or not f.in_test_file)
+    failing = any(_gating(f, fail_on) for f in gated)
     return ExitCode.FINDINGS if failing else ExitCode.CLEAN
+
+
+def _gating(finding: Finding, fail_on: str) -> bool:
+    """A new finding at or above `fail_on` (nothing is, for `never`)."""
+    if fail_on == "never" or finding.status is not Status.NEW:
+        return False
+    return finding.severity.rank >= Severity(fail_on).rank
+
+
+def _say_tests_not_gated(report: Report, plan: Plan) -> None:
+    """With gate-tests off, a note on stderr of the failing findings it kept out of the gate."""
+    if plan.gate_tests:
+        return
+    kept_out = sum(1 for f in report.findings if f.in_test_file and _gating(f, plan.fail_on))
+    if kept_out:
+        logging.getLogger(LOGGER).log(
+            NOTE,
+            "%s in test files left out of the exit status (gate-tests off)",
+            plural(kept_out, "new finding"),
+        )
 
 
 # --------------------------------------------------------------------------- output

@@ -53,6 +53,7 @@ class Settings:
     select: tuple[str, ...] | None = None  # kind slugs ("ALL" for every kind); None: all
     ignore: tuple[str, ...] = ()
     severity: tuple[tuple[str, str], ...] = ()  # (slug, error|warning|info) overrides
+    gate_tests: bool | None = None  # false: findings in test files never fail the run
     source: Path | None = None  # the pyproject.toml they came from, for messages
     root: Path | None = None  # the project folder: paths from this file must stay inside it
 
@@ -68,6 +69,7 @@ KEYS = (
     "select",
     "ignore",
     "severity",
+    "gate-tests",
 )
 SEVERITIES = ("error", "warning", "info")
 ALL = "ALL"
@@ -135,6 +137,7 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
         select=check_kinds(select, f"select in {where}") if select is not None else None,
         ignore=check_kinds(_strings(table, "ignore", where, allow_str=True), f"ignore in {where}"),
         severity=_severity(table, where),
+        gate_tests=_bool(table, "gate-tests", where),
         source=path,
         root=project_dir,
     )
@@ -271,6 +274,13 @@ def _string(table: dict[str, Any], key: str, where: str) -> str | None:
     if value is None or isinstance(value, str):
         return value
     raise _wrong_type(key, _STR, value, where)
+
+
+def _bool(table: dict[str, Any], key: str, where: str) -> bool | None:
+    value = table.get(key)
+    if value is None or isinstance(value, bool):
+        return value
+    raise _wrong_type(key, "true or false", value, where)
 
 
 def _choice(table: dict[str, Any], key: str, choices: tuple[str, ...], where: str) -> str | None:

@@ -30,6 +30,21 @@ if TYPE_CHECKING:
 # --------------------------------------------------------------------------- consumer side
 
 
+TEST_FOLDERS = frozenset({"tests", "test"})
+
+
+def is_test_path(path: str) -> bool:
+    """A consumer's test file, by its path (posix, relative): a folder on the way named
+    `tests` or `test`, or a file named `test_*.py`, `*_test.py` or `conftest.py`, as pytest
+    finds them. Findings there are flagged `test` and can be kept out of the gate."""
+    *folders, name = path.split("/")
+    if any(folder in TEST_FOLDERS for folder in folders):
+        return True
+    return name == "conftest.py" or (
+        name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Location:
     path: str
@@ -443,6 +458,11 @@ class Finding:
     @property
     def first_broken(self) -> str | None:
         return self.broken_in[0] if self.broken_in else None
+
+    @property
+    def in_test_file(self) -> bool:
+        """The site is in one of the consumer's test files (is_test_path)."""
+        return is_test_path(self.location.path)
 
     @property
     def reason(self) -> str:

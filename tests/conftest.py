@@ -8,10 +8,11 @@ the report against the markers, both ways (`DriftCase.compare`).
 
 Fixtures: `drift_case` (every case, one test each, ids = folder names), `all_drift_cases`,
 `make_tree`, `update_golden` (the `--update-golden` option), `report_validator` (the compiled
-docs/report.schema.json). And one that is always on: for the whole session every JSON report
-rendered in this process (json_report.render, so `--format json`, `--write-baseline` and the
-in-process CLI runs too) is validated against that schema; a document that does not fit fails
-the test that rendered it.
+docs/report.schema.json), `ecosystem_validator` (docs/ecosystem.schema.json, which refers to
+the audit's schema for each consumer's findings). And one that is always on: for the whole
+session every JSON report rendered in this process (json_report.render, so `--format json`,
+`--write-baseline` and the in-process CLI runs too) is validated against that schema; a
+document that does not fit fails the test that rendered it.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 
 CASES_DIR = Path(__file__).parent / "cases"
 REPORT_SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "report.schema.json"
+ECOSYSTEM_SCHEMA = REPORT_SCHEMA.with_name("ecosystem.schema.json")
 PROVIDER = "acme"
 CONSUMER = "widget"
 BASELINE_VERSION = "0.1"
@@ -369,6 +371,21 @@ def report_validator() -> jsonschema.Draft202012Validator:
     schema = json.loads(REPORT_SCHEMA.read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
+
+
+@pytest.fixture(scope="session")
+def ecosystem_validator(
+    report_validator: jsonschema.Draft202012Validator,
+) -> jsonschema.Draft202012Validator:
+    """docs/ecosystem.schema.json, checked as a schema; the audit's schema registered under its
+    `$id`, which the ecosystem schema names for each consumer's findings."""
+    from referencing import Registry, Resource
+
+    schema = json.loads(ECOSYSTEM_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    audit = report_validator.schema
+    registry: Registry[Any] = Registry().with_resource(audit["$id"], Resource.from_contents(audit))
+    return jsonschema.Draft202012Validator(schema, registry=registry)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -3,7 +3,8 @@
 # Owns: the exact key order of the document and of each finding, and reading a document back
 # into a Report (`load_report`), which is also how a baseline file is read: a baseline is just
 # a previous report. Takes a Report; gives a string, or a Report from text or a file.
-# `message`, `first_broken` and `fingerprint` are derived from a Finding's facts: they are
+# `message`, `first_broken`, `fingerprint` and `test` (the site is in a test file:
+# model.is_test_path) are derived from a Finding's facts: they are
 # written for readers and ignored on load; `severity` is read back when it is not the kind's
 # (a warning-level changed-default, a [tool.drift-audit.severity] override). `scope` and
 # `source` are extra fields (not in DESIGN's list) that the fingerprint and the text reporter
@@ -171,6 +172,7 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
         "message": finding.message,
         "path": loc.path,
         "module_path": finding.module_path or loc.path,
+        "test": finding.in_test_file,
         "line": loc.line,
         "column": loc.column,
         "end_line": loc.end_line,

@@ -323,7 +323,7 @@ def summary_line(report: Report, pal: Palette = PLAIN) -> str:
     t = tally(report.findings, report.hidden)
     new = (
         f"{plural(t.new_error, 'new error')}, {plural(t.new_warning, 'new warning')}, "
-        f"{t.new_info} new info"
+        f"{t.new_info} new info{_in_tests(report)}"
     )
     colour = pal.red if t.new_error else pal.yellow if t.new_warning else pal.blue
     narrowed = _fixable_note(report) + narrowed
@@ -332,6 +332,14 @@ def summary_line(report: Report, pal: Palette = PLAIN) -> str:
         f"{t.baselined} baselined, {t.suppressed} suppressed"
     )
     return f"{colour}{pal.bold}{new}{pal.reset}, {others}{fixed} ({scanned}){narrowed}"
+
+
+def _in_tests(report: Report) -> str:
+    """` (2 in test files)`: how many of the new findings are in the consumer's test files
+    (model.is_test_path); "" when none is."""
+    new = [f for f in (*report.findings, *report.hidden) if f.status is Status.NEW]
+    count = sum(1 for f in new if f.in_test_file)
+    return f" ({count} in test files)" if count else ""
 
 
 def _fixable_note(report: Report) -> str:

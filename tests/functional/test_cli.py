@@ -452,7 +452,7 @@ def test_cli_unknown_settings_key_is_an_error_naming_it(
         f"drift-audit: error: unknown key 'fail_on' in [tool.drift-audit] of "
         f"{Path('pyproject.toml')}",
         "drift-audit: hint: did you mean 'fail-on'? valid keys: against, baseline, fail-on, "
-        "format, output, exclude, baseline-file, select, ignore, severity",
+        "format, output, exclude, baseline-file, select, ignore, severity, gate-tests",
     ]
     assert audit.calls == []
 

@@ -99,6 +99,53 @@ def test_the_store_keeps_results_and_a_rerun_skips_them(tmp_path: Path) -> None:
     assert again == first
 
 
+def _schema_errors(validator: Any, document: Any) -> list[str]:
+    errors = sorted(validator.iter_errors(document), key=lambda e: e.json_path)
+    return [f"{e.json_path}: {e.message[:200]}" for e in errors]
+
+
+def test_the_json_report_follows_the_published_schema(
+    tmp_path: Path, ecosystem_validator: Any
+) -> None:
+    """docs/ecosystem.schema.json accepts what the command writes: every outcome this run
+    has (regressed, still-broken, error), a rerun that reads results back from the store,
+    and the report written to a file with -o."""
+    store = tmp_path / "results.sqlite"
+    out = tmp_path / "eco.json"
+    first = eco(tmp_path, "--format", "json", "--store", str(store), "-o", str(out))
+    assert first.exit_code == 1, first.output
+    again = eco(tmp_path, "--format", "json", "--store", str(store))
+    for document in (json.loads(out.read_text(encoding="utf-8")), json.loads(again.stdout)):
+        assert {c["outcome"] for c in document["consumers"]} == {
+            "regressed", "still-broken", "error",
+        }  # fmt: skip
+        assert _schema_errors(ecosystem_validator, document) == []
+    assert json.loads(again.stdout)["stats"]["reused_from_store"] == 2
+
+
+@pytest.mark.parametrize(
+    ("where", "change", "complaint"),
+    [
+        ("consumer", lambda c: c.update(outcome="broken"), "is not one of"),
+        ("consumer", lambda c: c.pop("baseline"), "'baseline' is a required property"),
+        ("finding", lambda f: f.update(kind="no-such-kind"), "is not one of"),
+        ("finding", lambda f: f.pop("fingerprint"), "'fingerprint' is a required property"),
+        ("finding", lambda f: f.update(colour="red"), "Additional properties"),
+        ("top", lambda d: d["stats"].pop("engine"), "'engine' is a required property"),
+    ],
+)
+def test_the_schema_rejects_a_document_that_does_not_fit(
+    tmp_path: Path, ecosystem_validator: Any, where: str, change: Any, complaint: str
+) -> None:
+    """The schema has teeth, down to a consumer's findings (checked by the audit's schema)."""
+    document = json.loads(eco(tmp_path, "--format", "json").stdout)
+    regressed = next(c for c in document["consumers"] if c["outcome"] == "regressed")
+    target = {"top": document, "consumer": regressed, "finding": regressed["findings"][0]}
+    change(target[where])
+    errors = _schema_errors(ecosystem_validator, document)
+    assert errors and complaint in " ".join(errors), errors
+
+
 def test_an_interrupted_run_keeps_what_finished(tmp_path: Path) -> None:
     store = tmp_path / "results.sqlite"
     seen: list[str] = []

@@ -9,7 +9,6 @@ request) is escaped in every sink. The CLI end of it is tests/functional/test_tr
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from auditor.kinds import Kind
 from auditor.model import ConsumerInfo, LeftOut, ProviderInfo, Report, Stats
 from auditor.reporters import REPORTERS, json_report
 from auditor.reporters.common import left_out_note
+from tests import sarif_schema
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 HOSTILE_FILE = "x\x1b]52;c;SGVsbG8=\x07\n::error file=a::pwned\n<script>`|@team\u202e.toml"
@@ -76,25 +76,12 @@ def test_a_report_without_left_out_reads_as_none_left_out() -> None:
     assert json_report.from_dict(document).left_out == ()
 
 
-def _sarif_schema() -> Path | None:
-    candidates = [
-        os.environ.get("DRIFT_AUDIT_SARIF_SCHEMA"),
-        str(REPO_ROOT.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"),
-    ]
-    return next((Path(c) for c in candidates if c and Path(c).is_file()), None)
-
-
 def test_the_sarif_notification_validates_against_sarif_2_1_0() -> None:
-    import jsonschema
-
-    path = _sarif_schema()
+    path = sarif_schema.local_schema()
     if path is None:
-        pytest.skip("no SARIF schema: set DRIFT_AUDIT_SARIF_SCHEMA or provide ../shared/schemas")
-    schema = json.loads(path.read_text(encoding="utf-8"))
-    validator = jsonschema.validators.validator_for(schema)(schema)
+        pytest.skip(sarif_schema.SKIP_REASON)
     document = json.loads(REPORTERS["sarif"](report(IGNORED)))
-    errors = sorted(validator.iter_errors(document), key=str)
-    assert not errors, "\n".join(e.message for e in errors[:5])
+    assert sarif_schema.errors(path, document) == []
     notes = document["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert [n["descriptor"]["id"] for n in notes] == ["left-out-kinds"]
 

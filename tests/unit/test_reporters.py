@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from auditor.errors import AuditError
 from auditor.kinds import Kind
 from auditor.model import ConsumerInfo, Finding, Location, ProviderInfo, Report, Stats, Status
 from auditor.reporters import REPORTERS, github, json_report, markdown, sarif, text
+from tests import sarif_schema
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -232,8 +232,8 @@ def test_json_report_has_every_schema_field_in_a_stable_order() -> None:
     ]
     first = data["findings"][0]
     assert list(first) == [
-        "fingerprint", "kind", "severity", "message", "path", "module_path", "line", "column",
-        "end_line",
+        "fingerprint", "kind", "severity", "message", "path", "module_path", "test", "line",
+        "column", "end_line",
         "end_column", "symbol", "parameter", "broken_in", "first_broken", "first_audited",
         "baseline_signature",
         "target_signature", "reached_from", "suggestion", "status", "scope", "source",
@@ -317,25 +317,12 @@ def test_json_extra_fields_are_optional_on_load() -> None:
 # --------------------------------------------------------------------------- sarif
 
 
-def _sarif_schema_path() -> Path | None:
-    candidates = [os.environ.get("DRIFT_AUDIT_SARIF_SCHEMA")]
-    candidates.append(str(REPO_ROOT.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"))
-    return next((Path(c) for c in candidates if c and Path(c).is_file()), None)
-
-
 def test_sarif_report_validates_against_the_sarif_2_1_0_schema() -> None:
-    jsonschema = pytest.importorskip(
-        "jsonschema", reason="jsonschema is not installed (the `test` extra brings it)"
-    )
-    schema_path = _sarif_schema_path()
+    schema_path = sarif_schema.local_schema()
     if schema_path is None:
-        pytest.skip("no SARIF schema: set DRIFT_AUDIT_SARIF_SCHEMA or provide ../shared/schemas")
-    schema = json.loads(schema_path.read_text(encoding="utf-8"))
-    validator_class = jsonschema.validators.validator_for(schema)
-    validator = validator_class(schema)
+        pytest.skip(sarif_schema.SKIP_REASON)
     for report in (REPORT, EMPTY):
-        errors = sorted(validator.iter_errors(json.loads(sarif.render(report))), key=str)
-        assert not errors, "\n".join(e.message for e in errors[:5])
+        assert sarif_schema.errors(schema_path, json.loads(sarif.render(report))) == []
 
 
 def test_sarif_rules_are_the_whole_catalogue() -> None:
