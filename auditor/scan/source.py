@@ -62,7 +62,9 @@ def is_excluded(path: str, patterns: Sequence[str]) -> bool:
 
 
 def select_paths(paths: Iterable[str], exclude: Sequence[str]) -> list[str]:
-    """The paths to scan, sorted: excluded ones dropped, a `.pyi` dropped next to its `.py`."""
+    """The paths to scan, sorted: excluded ones dropped, a `.pyi` dropped next to its `.py`,
+    and a module shadowed by a package of the same name (`a/b.py` beside `a/b/__init__.py`:
+    the import system finds the package first, so the module never runs)."""
     unique = sorted(set(paths))
     present = set(unique)
     return [
@@ -71,7 +73,15 @@ def select_paths(paths: Iterable[str], exclude: Sequence[str]) -> list[str]:
         if p.endswith((".py", ".pyi"))
         and not is_excluded(p, exclude)
         and not (p.endswith(".pyi") and p[:-1] in present)
+        and not _shadowed(p, present)
     ]
+
+
+def _shadowed(path: str, present: set[str]) -> bool:
+    if path.endswith(("/__init__.py", "/__init__.pyi")) or path in ("__init__.py", "__init__.pyi"):
+        return False
+    stem = path.removesuffix(".pyi").removesuffix(".py")
+    return f"{stem}/__init__.py" in present or f"{stem}/__init__.pyi" in present
 
 
 def split_lines(text: str) -> tuple[str, ...]:
