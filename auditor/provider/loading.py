@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from auditor.model import Resolution
-    from auditor.provider.members import _ClassSource
     from auditor.sources import SourceTree
 
 
@@ -60,8 +59,6 @@ class ModuleLoader:
         self._cuts = 0  # star-import cycles cut so far (an answer below one is not kept)
         self._static_all: dict[str, bool] = {}  # module -> whether its __all__ is as written
         self._declared_alls: dict[str, frozenset[str] | object | None] = {}  # _declared_all
-        self._class_sources: dict[int, _ClassSource] = {}  # id(class) -> its source, read once
-        self._mentions: dict[tuple[str, str], bool] = {}  # (module, class) -> named at top level
 
     @property
     def modules_loaded(self) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import griffe
 
@@ -33,6 +33,12 @@ from auditor.provider.lookup import (
     _source,
 )
 from auditor.provider.pyvalues import Stop, dotted
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from auditor.sources import SourceTree
+
 
 DYNAMIC_ATTRIBUTES = ("__getattr__", "__getattribute__")
 
@@ -63,6 +69,11 @@ ENUM_API = frozenset(
 
 class ClassMembers(StarExports):
     """A name of a provider class or of its instances, as Python would look it up."""
+
+    def __init__(self, tree: SourceTree, import_names: Iterable[str], version: str | None):
+        super().__init__(tree, import_names, version)
+        self._class_sources: dict[int, _ClassSource] = {}  # id(class) -> its source, read once
+        self._mentions: dict[tuple[str, str], bool] = {}  # (module, class) -> named at top level
 
     def _class_member(
         self,
