@@ -262,8 +262,6 @@ MEMORY_HINT = (
     "free memory or raise the limit (on Python 3.10 and 3.11, a file nested more deeply than "
     "Python's own parser accepts ends the same way)"
 )
-
-
 # reports that carry each finding's fix (the text ones say which findings --fix repairs)
 FIX_FORMATS = ("json", "sarif", "html", "text", "concise")
 

@@ -38,17 +38,9 @@ if TYPE_CHECKING:
 
 
 PROG = "drift-audit"
-
-
 LOGGER = "drift_audit"
-
-
 INTERRUPTED = 130  # 128 + SIGINT, as shells report it
-
-
 DEFAULT_FORMAT = "text"
-
-
 DEFAULT_FAIL_ON = "error"
 
 

@@ -26,11 +26,7 @@ if TYPE_CHECKING:
 
 NOTE = logging.INFO + 5  # shown by default (as warnings are), hidden by --quiet
 logging.addLevelName(NOTE, "NOTE")
-
-
 PROGRESS_DELAY = 0.5  # seconds before a status line appears: a warm run never shows one
-
-
 PROGRESS_EVERY = 0.1
 
 

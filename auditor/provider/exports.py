@@ -85,8 +85,6 @@ def _star_binds(
 
 
 _NO_ALL = object()  # the module has no `__all__`
-
-
 _ALL_LIST = (ast.List, ast.Tuple)
 
 

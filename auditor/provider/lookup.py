@@ -23,11 +23,8 @@ from auditor.provider import functions
 from auditor.provider.classes import Unknown
 
 logger = logging.getLogger("drift_audit")
-
 _MARKER = re.compile(r"\(\)|\[\]|\[\*\]")
-
 MAX_DEPTH = 40
-
 MODULE_DUNDERS = frozenset(
     {"__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
      "__dict__", "__cached__", "__builtins__", "__annotations__"}

@@ -41,11 +41,8 @@ if TYPE_CHECKING:
 
 
 DYNAMIC_ATTRIBUTES = ("__getattr__", "__getattribute__")
-
 PLAIN_ENUMS = frozenset({"enum.Enum", "enum.Flag"})  # no str/int mixin: no extra attributes
-
 TYPE_API = frozenset({"mro"})  # what every class has from `type`, besides dunders
-
 ENUM_API = frozenset(
     {
         "name",
@@ -355,11 +352,7 @@ class ClassMembers(StarExports):
 # whole identifier after it (a shorter one is followed by a word character, never by the
 # space, `:` or `=` the rest needs), so this finds every name the per-name search would.
 _SELF_STORE = re.compile(r"\bself\.(?=(\w+)\s*(?::[^=\n]*)?=(?!=))")
-
-
 _WORD = re.compile(r"\w+")
-
-
 _DICT_WRITE = re.compile(
     r"(?:self\.__dict__|vars\(self\))"
     r"(?:\s*\[[^\n]*\]\s*=(?!=)|\.(?:update|setdefault|__setitem__)\(|\s*=(?!=)|\s*\|=)"

@@ -35,9 +35,7 @@ from auditor.provider.lookup import (
 from auditor.provider.resolution import PathResolver
 
 _RECONSTRUCT = re.compile(r"type\(\s*self\s*\)\s*\(|self\.__class__\s*\(|\bcls\s*\(")
-
 Forwarded = tuple["str | None", "str | None", "tuple[str, ...]", "tuple[str, ...]"]
-
 NO_FORWARD: Forwarded = (None, None, (), ())  # path, unless, taken, added
 
 

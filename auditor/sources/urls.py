@@ -19,8 +19,6 @@ NETWORK_HINT = (
     "check the network (and any proxy), pass --index-url for a reachable index, "
     "or --offline to use only the cache"
 )
-
-
 INDEX_URL_HINT = (
     "pass the index's simple-API URL, e.g. https://host/simple (a space as %20), or a local "
     "folder laid out the same way (a path, or file:///abs/path)"

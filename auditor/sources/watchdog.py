@@ -23,11 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 REQUEST_FACTOR = 10.0  # one request may take this many read timeouts in all
-
-
 MIN_RATE = 64 * 1024  # bytes per second a big download is given time for, at least
-
-
 DEADLINE_ENV = "DRIFT_AUDIT_DEADLINE"
 
 
