@@ -551,7 +551,7 @@ def run(
 def _index_url(url: str | None) -> str | None:
     """--index-url checked, a folder as an absolute file:// URL (the workers' folder is not
     necessarily this one)."""
-    from auditor.sources.fetch import check_index_url
+    from auditor.sources.urls import check_index_url
 
     return check_index_url(url, origin="--index-url") if url else None
 

@@ -2,7 +2,7 @@
 
 Every stage raises an `AuditError` subclass for bad input (a spec that does not parse, a
 package or version the index does not have, an unreadable archive, an unreachable index).
-Only `cli.py` turns them into text: one line, a hint, exit status 2.
+Only `cli/` turns them into text: one line, a hint, exit status 2.
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ scanned once for all of them; each provider is checked against its own baseline 
 A drift timeline (a spec matching many releases) stays cheap: a release whose every provider
 file the audit read (and every folder it probed) has the same content as in a release already
 checked gets that release's verdicts without parsing anything; and a site is bound once per
-distinct set of answers from the provider (`_VerdictMemo`).
+distinct set of answers from the provider (`_VerdictMemo`). Which releases and baselines are
+checked is releases.py's; what a release's check read of its tree, probes.py's.
 
 A repeated audit stays cheap too: the consumer scan is kept in the cache under a key of
 every file's text (scan/store.py: read back, nothing parsed), provider lookups come from the
@@ -23,34 +24,34 @@ test_optimisations.py checks that the findings are the same with and without eac
 from __future__ import annotations
 
 import contextlib
-import difflib
 import gc
-import hashlib
 import logging
 import os
-import re
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import canonicalize_name
-from packaging.version import InvalidVersion, Version
-
 from auditor.bind import check_site
 from auditor.config import entry_points_from_pyproject, entry_points_from_txt
-from auditor.errors import AuditError, BadSpecError, PackageNotFoundError, VersionNotFoundError
+from auditor.errors import BadSpecError
 from auditor.findings import ProviderChecks, SiteCheck, collect_findings
 from auditor.graph import build_graph
 from auditor.kinds import Kind
 from auditor.model import Action, ConsumerInfo, LeftOut, Provenance, ProviderInfo, Report, Stats
+from auditor.probes import Answers, CheckedRelease, ProbedTree
 from auditor.progress import Progress
 from auditor.provider import MemoizedProvider, ResolutionMemo
 from auditor.provider.paths import module_files
+from auditor.releases import (
+    baseline_specs,
+    select_baselines,
+    select_targets,
+    version_of,
+    why_inferred,
+)
 from auditor.scan import ScanStore, scan_cached
-from auditor.sources import has_extension, infer_baseline_why, open_index, resolve_consumer
-from auditor.sources.specs import parse_spec
+from auditor.sources import open_index, resolve_consumer
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -222,8 +223,10 @@ def _audit(
     progress = run.progress
     with _stage(progress, "resolving the consumer and the provider releases"):
         consumer_release = resolve_consumer(consumer, index)
-        targets = _targets(index, against, run.pre, consumer_release)
-        baselines = _baselines(index, consumer_release, list(targets), _specs(baseline), run.pre)
+        targets = select_targets(index, against, run.pre, consumer_release)
+        baselines = select_baselines(
+            index, consumer_release, list(targets), baseline_specs(baseline), run.pre
+        )
     prefix = _path_prefix(consumer_release, run.project_root)
     import_names = tuple(sorted({n for rs in targets.values() for r in rs for n in r.import_names}))
     with _stage(progress, "scanning the consumer"):
@@ -276,9 +279,9 @@ def _audit(
     providers = tuple(
         ProviderInfo(
             name,
-            _version(baselines[name]),
+            version_of(baselines[name]),
             tuple(str(r.version) for r in releases),
-            _why_inferred(baselines[name]),
+            why_inferred(baselines[name]),
             len(checked.checks),
         )
         for (name, releases), checked in zip(targets.items(), audits, strict=True)
@@ -429,120 +432,6 @@ def _chosen(
     return replace(report, findings=leveled).narrowed(keep)
 
 
-# --------------------------------------------------------------------------- targets
-
-
-def _targets(
-    index: Index, against: Sequence[str], pre: bool, consumer: Release | None = None
-) -> dict[str, list[Release]]:
-    """Every release the specs match, per provider (in the order named), oldest first."""
-    found: dict[str, dict[str, Release]] = {}
-    for spec in against:
-        try:
-            releases = index.releases(spec, pre=pre)
-        except (PackageNotFoundError, VersionNotFoundError) as exc:
-            raise _with_requirement_hint(exc, spec, consumer) from exc
-        for release in releases:
-            found.setdefault(release.name, {}).setdefault(str(release.version), release)
-    return {name: sorted(rs.values(), key=_release_order) for name, rs in found.items()}
-
-
-def _with_requirement_hint(exc: AuditError, spec: str, consumer: Release | None) -> AuditError:
-    """A provider the index does not have as asked, named like one the consumer requires
-    (`vlm` for `vllm`): the error says which it may have meant."""
-    try:
-        name = canonicalize_name(parse_spec(spec).name)
-    except BadSpecError:
-        return exc
-    required = sorted(_required_names(consumer))
-    close = [n for n in difflib.get_close_matches(name, required, n=1, cutoff=0.75) if n != name]
-    if not close or consumer is None:
-        return exc
-    hint = f"did you mean {close[0]}? {consumer.name} requires it; {exc.hint or ''}".rstrip("; ")
-    return type(exc)(exc.message, hint=hint)
-
-
-def _required_names(consumer: Release | None) -> set[str]:
-    """The distributions the consumer's metadata requires (a line that does not parse: none)."""
-    names: set[str] = set()
-    for text in consumer.requires if consumer is not None else ():
-        with contextlib.suppress(InvalidRequirement):
-            names.add(canonicalize_name(Requirement(text).name))
-    return names
-
-
-def _release_order(release: Release) -> tuple[int, Version | str]:
-    try:
-        return (0, Version(str(release.version)))
-    except InvalidVersion:
-        return (1, str(release.version))
-
-
-def _specs(baseline: str | Sequence[str] | None) -> tuple[str, ...]:
-    if baseline is None:
-        return ()
-    return (baseline,) if isinstance(baseline, str) else tuple(baseline)
-
-
-def _baselines(
-    index: Index, consumer: Release, providers: list[str], specs: Sequence[str], pre: bool
-) -> dict[str, Release | None]:
-    """Per provider: the release the consumer is known to work with (given, else inferred)."""
-    given: dict[str, Release] = {}
-    for raw in specs:
-        spec = _named_spec(raw, providers)
-        name = _spec_name(spec)
-        if name is not None and name not in providers:
-            raise BadSpecError(
-                f"--baseline {raw} names {name}, which is not audited",
-                hint=f"--against names {', '.join(providers)}",
-            )
-        release = index.releases(spec, pre=pre)[-1]
-        if release.name in given:
-            raise BadSpecError(
-                f"two baselines for {release.name}", hint="give one --baseline per provider"
-            )
-        given[release.name] = release
-    return {p: given[p] if p in given else _inferred(index, consumer, p) for p in providers}
-
-
-def _why_inferred(release: Release | None) -> str | None:
-    return release.extra.get("inferred") if release is not None else None
-
-
-def _named_spec(spec: str, providers: list[str]) -> str:
-    """A bare version (`0.11.0`) names the one provider; with several it is ambiguous."""
-    if not re.match(r"^\d", spec.strip()):
-        return spec
-    if len(providers) > 1:
-        raise BadSpecError(
-            f"--baseline {spec} is a bare version, but several providers are audited",
-            hint=f"name the provider, e.g. {providers[0]}=={spec.strip()}",
-        )
-    return f"{providers[0]}=={spec.strip()}"
-
-
-def _spec_name(spec: str) -> str | None:
-    try:
-        return canonicalize_name(Requirement(spec).name)
-    except InvalidRequirement:
-        return None  # index.releases() says what is wrong with it
-
-
-def _inferred(index: Index, consumer: Release, provider: str) -> Release | None:
-    """The baseline the consumer implies (`extra["inferred"]` says why), or None."""
-    found = infer_baseline_why(consumer, provider, index)
-    if found is None:
-        logger.info("no baseline for %s: every finding is absolute", provider)
-        return None
-    release = index.release(provider, found.version)
-    return replace(release, extra={**release.extra, "inferred": found.why})
-
-
-def _version(release: Release | None) -> str | None:
-    return str(release.version) if release is not None and release.version is not None else None
-
-
 # --------------------------------------------------------------------------- checking
 
 
@@ -586,7 +475,7 @@ def _verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Ver
 
 def _release_verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Verdict, ...]:
     alike = [e for e in work.checked if e.sites == tuple(sites)]
-    answers = _Answers(
+    answers = Answers(
         release.tree, [e.probes for e in alike if e.import_names == release.import_names]
     )
     for earlier in alike:
@@ -597,13 +486,13 @@ def _release_verdicts(release: Release, sites: Sequence[Site], work: _Work) -> t
             )  # fmt: skip
             work.reused_releases += 1
             return earlier.verdicts
-    tree = _ProbedTree(release.tree)
+    tree = ProbedTree(release.tree)
     api = MemoizedProvider(tree, release.import_names, release.version, work.memo(release.name))
     api.prefetch({site.target for site in sites})
     verdicts = tuple(work.verdicts.check(site, api) for site in sites)
     work.modules_loaded += api.modules_loaded
     work.checked.append(
-        _CheckedRelease(
+        CheckedRelease(
             str(release.version), release.import_names, tuple(sites), tree.probes(), verdicts
         )
     )
@@ -662,111 +551,6 @@ class _RecordingResolver:
         return resolution
 
 
-class _ProbedTree:
-    """A SourceTree that records every answer it gives: file digests and folder checks."""
-
-    def __init__(self, tree: SourceTree) -> None:
-        self.tree = tree
-        self._files: dict[str, str | None] = {}
-        self._dirs: dict[str, bool] = {}
-        self._extensions: dict[str, bool] = {}
-
-    def read_text(self, path: str) -> str | None:
-        text = self.tree.read_text(path)
-        self._files[path] = _digest(text)
-        return text
-
-    def is_dir(self, path: str) -> bool:
-        found = self.tree.is_dir(path)
-        self._dirs[path] = found
-        return found
-
-    def has_extension(self, base: str) -> bool:
-        found = has_extension(self.tree, base)
-        self._extensions[base] = found
-        return found
-
-    def walk(self) -> Iterator[str]:
-        raise NotImplementedError("a provider tree is read by path, never walked")
-
-    def prefetch(self, paths: Iterable[str]) -> None:
-        prefetch = getattr(self.tree, "prefetch", None)
-        if prefetch is not None:
-            prefetch(paths)
-
-    def probes(self) -> _Probes:
-        return _Probes(
-            tuple(sorted(self._files.items())),
-            tuple(sorted(self._dirs.items())),
-            tuple(sorted(self._extensions.items())),
-        )
-
-
-@dataclass(frozen=True)
-class _Probes:
-    files: tuple[tuple[str, str | None], ...]  # path -> sha256 of its text, None: no file
-    dirs: tuple[tuple[str, bool], ...]
-    extensions: tuple[tuple[str, bool], ...] = ()  # module path -> an extension module there
-
-    def answered_by(self, answers: _Answers) -> bool:
-        """Whether the tree gives every one of these answers (same content, same absences)."""
-        try:
-            same_files = all(answers.digest(p) == d for p, d in self.files)
-            same_dirs = all(answers.is_dir(p) == found for p, found in self.dirs)
-            return (
-                same_files
-                and same_dirs
-                and all(has_extension(answers.tree, b) == found for b, found in self.extensions)
-            )
-        except (OSError, UnicodeDecodeError):
-            return False
-
-
-class _Answers:
-    """One release's tree, each file's digest and each folder check asked once: a release
-    is compared with every release checked before it (a timeline of 35 compared each file
-    up to 34 times). The files any earlier release read are fetched together, once.
-    DRIFT_AUDIT_NO_MEMO_INDEX=1 asks the tree every time, as before."""
-
-    def __init__(self, tree: SourceTree, earlier: Sequence[_Probes]) -> None:
-        self.tree = tree
-        self._digests: dict[str, str | None] = {}
-        self._dirs: dict[str, bool] = {}
-        self._keep = not os.environ.get("DRIFT_AUDIT_NO_MEMO_INDEX")
-        prefetch = getattr(tree, "prefetch", None)
-        wanted = sorted({p for probes in earlier for p, d in probes.files if d is not None})
-        if prefetch is not None and wanted:
-            prefetch(wanted)
-
-    def digest(self, path: str) -> str | None:
-        if path in self._digests:
-            return self._digests[path]
-        found = _digest(self.tree.read_text(path))
-        if self._keep:
-            self._digests[path] = found
-        return found
-
-    def is_dir(self, path: str) -> bool:
-        if path in self._dirs:
-            return self._dirs[path]
-        found = self.tree.is_dir(path)
-        if self._keep:
-            self._dirs[path] = found
-        return found
-
-
-@dataclass(frozen=True)
-class _CheckedRelease:
-    version: str
-    import_names: tuple[str, ...]
-    sites: tuple[Site, ...]
-    probes: _Probes
-    verdicts: tuple[Verdict, ...]
-
-    def same_as(self, release: Release, answers: _Answers) -> bool:
-        return release.import_names == self.import_names and self.probes.answered_by(answers)
-
-
 @dataclass
 class _Work:
     """Work shared by every release of a run: provider modules parsed, memos, counters."""
@@ -774,7 +558,7 @@ class _Work:
     modules_loaded: int = 0
     reused_releases: int = 0
     verdicts: _VerdictMemo = field(default_factory=_VerdictMemo)
-    checked: list[_CheckedRelease] = field(default_factory=list)
+    checked: list[CheckedRelease] = field(default_factory=list)
     memo_root: Path | None = None
     memos: dict[str, ResolutionMemo] = field(default_factory=dict)
     progress: Progress = field(default_factory=Progress)
@@ -811,10 +595,6 @@ def _memo_root(index: Index) -> Path | None:
         return None
     root = getattr(getattr(index, "cache", None), "root", None)
     return Path(root) if root is not None else None
-
-
-def _digest(text: str | None) -> str | None:
-    return None if text is None else hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
 
 
 # --------------------------------------------------------------------------- consumer side

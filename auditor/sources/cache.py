@@ -80,7 +80,7 @@ _KEY = re.compile(r"([0-9a-f]{16}/)?(cd-)?[0-9a-f]{64}")  # [index key/]archive 
 
 def index_key(index_url: str) -> str:
     """The folder name of an index in the cache: a hash of its URL without credentials."""
-    from auditor.sources.fetch import without_credentials
+    from auditor.sources.urls import without_credentials
 
     return hashlib.sha256(without_credentials(index_url).rstrip("/").encode()).hexdigest()[:16]
 
@@ -422,7 +422,7 @@ class Cache:
             return None
 
     def store_page(self, index_url: str, name: str, files: list[DistFile]) -> None:
-        from auditor.sources.fetch import without_credentials
+        from auditor.sources.urls import without_credentials
 
         data = {
             "index": without_credentials(index_url),

@@ -31,12 +31,15 @@
 # http.client) are imported on first use, so a run from the cache skips them. urllib3 would
 # do the pools and redirects; it was judged, and the range planner, the deadline and the
 # proxy handling would still be ours, so the one client stays on the standard library.
+# Its parts, beside it and used by nothing else for the network: connect.py (connections,
+# proxies, TLS, response headers), watchdog.py (the deadlines), urls.py (index URL checks,
+# redaction, redirects; pure) and bodies.py (gzip pages, file:// copies). Only this module and
+# connect.py and watchdog.py touch sockets (tests/unit/test_doors.py).
 """Fetching URLs: index pages and archives (whole or by byte ranges), over HTTP(S) or file://."""
 
 from __future__ import annotations
 
 import base64
-import contextlib
 import errno
 import functools
 import hashlib
@@ -46,22 +49,38 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
-from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
+from typing import TYPE_CHECKING, TypeVar
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from auditor.errors import ArchiveError, ConfigError, FetchError
-from auditor.files import open_regular, read_file
+from auditor.files import read_file
 from auditor.sources import limits
+from auditor.sources.bodies import CHUNK_BYTES, _copy_local, _gunzip
+from auditor.sources.connect import (
+    _connect,
+    _content_length,
+    _content_range,
+    _reason,
+    _request_target,
+    _ssl_context,
+)
 from auditor.sources.specs import is_local_url, local_path
+from auditor.sources.urls import NETWORK_HINT, _basename, _check_http, _for_origin, _redirected
+from auditor.sources.watchdog import (
+    DEADLINE_ENV,
+    REQUEST_FACTOR,
+    _Expired,
+    _shut,
+    _Watchdog,
+    _Watched,
+)
 
 if TYPE_CHECKING:
     import http.client
-    import socket
     import ssl
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Callable, Iterator
     from concurrent.futures import ThreadPoolExecutor
-    from io import BufferedReader
+    from pathlib import Path
 
 T = TypeVar("T")
 log = logging.getLogger("drift_audit")
@@ -71,24 +90,12 @@ MAX_TIMEOUT_SECONDS = 3600.0
 RETRY_DELAYS: tuple[float, ...] = (0.5, 1.5, 4.0)  # three retries after the first attempt
 MAX_RETRIES = 10
 DEADLINE_SECONDS = 1800.0  # the network time of one run, at most
-REQUEST_FACTOR = 10.0  # one request may take this many read timeouts in all
-MIN_RATE = 64 * 1024  # bytes per second a big download is given time for, at least
 TIMEOUT_ENV = "DRIFT_AUDIT_TIMEOUT"
 RETRIES_ENV = "DRIFT_AUDIT_RETRIES"
-DEADLINE_ENV = "DRIFT_AUDIT_DEADLINE"
-CHUNK_BYTES = 1 << 20
 WORKERS = 8  # concurrent range requests (each worker keeps its own connection per host)
 MAX_REDIRECTS = 5
-NETWORK_HINT = (
-    "check the network (and any proxy), pass --index-url for a reachable index, "
-    "or --offline to use only the cache"
-)
 SLOW_CONNECT = 1.0  # seconds to resolve and connect past which -v says so
 CORRUPT_HINT = "retry; if it persists the index or a proxy serves a corrupt file"
-INDEX_URL_HINT = (
-    "pass the index's simple-API URL, e.g. https://host/simple (a space as %20), or a local "
-    "folder laid out the same way (a path, or file:///abs/path)"
-)
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _LIVE: weakref.WeakSet[Fetcher] = weakref.WeakSet()  # for abort_all
 
@@ -109,11 +116,6 @@ class NotFound(Exception):  # an answer, not a failure: the caller decides what 
 
 class _Retryable(Exception):
     """A failure worth another attempt (connection trouble, a 5xx, a body cut short)."""
-
-
-class _Expired(Exception):
-    """The watchdog cut a request off at its deadline (never retried: it would only wait
-    again)."""
 
 
 @dataclass(frozen=True)
@@ -539,113 +541,6 @@ class Fetcher:
             yield schedule[min(i, len(schedule) - 1)]
 
 
-# --------------------------------------------------------------------------- the watchdog
-
-
-@dataclass(eq=False)  # kept in a set by identity
-class _Watched:
-    """One request the watchdog looks after: its deadline and what to shut."""
-
-    deadline: float  # before any byte arrives
-    hard: float  # the run's own deadline: never later than this
-    conn: http.client.HTTPConnection
-    sock: socket.socket | None = None
-    received: int = 0  # body bytes so far (each buys 1/MIN_RATE s)
-    fired: bool = False
-    why: str = ""
-
-    def due(self) -> float:
-        return min(self.deadline + self.received / MIN_RATE, self.hard)
-
-    def shut(self) -> None:
-        import socket
-
-        for sock in (self.sock, self.conn.sock):
-            if sock is not None:
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
-
-
-class _Watchdog:
-    """One thread that shuts the socket of any request still running at its deadline.
-
-    A per-read timeout cannot stop a server that sends one byte a second; this does. It is
-    started by the first request (a run from the cache never starts it)."""
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._armed: set[_Watched] = set()
-        self._thread: threading.Thread | None = None
-        self._stopped = False
-
-    @contextlib.contextmanager
-    def watch(
-        self, conn: http.client.HTTPConnection, deadline: float, hard: float, run_limit: float
-    ) -> Iterator[_Watched]:
-        watched = _Watched(deadline, hard, conn)
-        self._arm(watched)
-        try:
-            yield watched
-        except Exception:
-            if self._disarm(watched):
-                raise _Expired(_expired_reason(watched, run_limit)) from None
-            raise
-        if self._disarm(watched):
-            raise _Expired(_expired_reason(watched, run_limit))
-
-    def _arm(self, watched: _Watched) -> None:
-        with self._cond:
-            self._armed.add(watched)
-            if self._thread is None and not self._stopped:
-                self._thread = threading.Thread(
-                    target=self._run, name="drift-audit-watchdog", daemon=True
-                )
-                self._thread.start()
-            self._cond.notify()
-
-    def _disarm(self, watched: _Watched) -> bool:
-        """Forget a request; whether the watchdog had cut it off."""
-        with self._cond:
-            self._armed.discard(watched)
-            return watched.fired
-
-    def stop(self) -> None:
-        with self._cond:
-            self._stopped = True
-            self._cond.notify()
-        thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout=5)
-
-    def _run(self) -> None:
-        with self._cond:
-            while not self._stopped:
-                now = time.monotonic()
-                for watched in [w for w in self._armed if w.due() <= now]:
-                    self._armed.discard(watched)
-                    watched.fired = True
-                    watched.shut()
-                upcoming = [w.due() for w in self._armed]
-                self._cond.wait(max(min(upcoming) - now, 0.01) if upcoming else None)
-
-
-def _expired_reason(watched: _Watched, run_limit: float) -> str:
-    if watched.due() >= watched.hard:
-        return (
-            f"the run's network time limit ({DEADLINE_ENV}={run_limit:g} s) ran out during "
-            "the request"
-        )
-    return (
-        f"the request took longer than its deadline ({REQUEST_FACTOR:g} read timeouts, plus "
-        f"time for what arrived at {MIN_RATE // 1024} KiB/s): the server is too slow or "
-        "trickles its answer"
-    )
-
-
-def _shut(conn: http.client.HTTPConnection) -> None:
-    _Watched(0.0, 0.0, conn).shut()
-
-
 # --------------------------------------------------------------------------- settings
 
 
@@ -677,85 +572,7 @@ def _retries_from_env() -> int:
     return int(raw)
 
 
-def check_index_url(url: str, *, origin: str | None = None) -> str:
-    """The index URL to use: an http(s) URL with a host or a file URL as given, or an existing
-    folder as a file:// URL. ConfigError for anything else (a malformed URL, one without a
-    host, with a space or a control character in it, a missing path, ftp:), naming `origin`
-    (`--index-url`, `PIP_INDEX_URL`, ...) when given."""
-    text = url.strip()
-    shown = repr(redact_text(text)) + (f" (from {origin})" if origin else "")
-    try:
-        parts = urlsplit(text)
-        _ = parts.port  # a port that is not a number raises here
-    except ValueError as exc:
-        raise _bad_index(f"the index URL {shown} is not a URL: {exc}") from None
-    if parts.scheme in ("http", "https", "file") and (odd := _odd_character(text)):
-        raise _bad_index(f"the index URL {shown} contains {odd}")
-    if parts.scheme in ("http", "https"):
-        if not parts.hostname:
-            raise _bad_index(f"the index URL {shown} has no host")
-        return text
-    if parts.scheme == "file":
-        return text
-    if len(parts.scheme) <= 1:  # a path (or a Windows drive letter)
-        folder = Path(text).expanduser()
-        if folder.is_dir():
-            return folder.resolve().as_uri()
-        raise _bad_index(f"the index {shown} is neither a URL nor a folder")
-    raise _bad_index(f"the index URL {shown} is not http(s) or file")
-
-
-def _odd_character(text: str) -> str | None:
-    """What makes `text` no URL as typed: a space or another character a URL cannot hold."""
-    for char in text:
-        if char.isspace():
-            return "a space" if char == " " else f"a blank character ({char!r})"
-        if ord(char) < 32 or ord(char) == 127:
-            return f"a control character ({char!r})"
-    return None
-
-
-def _bad_index(message: str) -> ConfigError:
-    return ConfigError(message, hint=INDEX_URL_HINT)
-
-
 # --------------------------------------------------------------------------- helpers
-
-
-def _basename(url: str) -> str:
-    return unquote(urlsplit(url).path.rsplit("/", 1)[-1])
-
-
-def redact(url: str) -> str:
-    """The URL without its password (for messages)."""
-    try:
-        parts = urlsplit(url)
-        password = parts.password
-    except ValueError:
-        return redact_text(url)
-    if password is None:
-        return url
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
-
-
-def redact_text(text: str) -> str:
-    """`user:secret@` in text that may not parse as a URL becomes `user:***@`."""
-    head, at, tail = text.rpartition("@")
-    if not at or ":" not in head:
-        return text
-    scheme, sep, userinfo = head.rpartition("//")
-    user = userinfo.split(":", 1)[0]
-    return f"{scheme}{sep}{user}:***@{tail}"
-
-
-def without_credentials(url: str) -> str:
-    """The URL without user:password (what the cache may keep; the index URL supplies them)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return url.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
 
 
 def verify(url: str, dest: Path, digest: str, sha256: str | None) -> None:
@@ -769,179 +586,11 @@ def verify(url: str, dest: Path, digest: str, sha256: str | None) -> None:
         )
 
 
-def _check_http(url: str) -> None:
-    if urlsplit(url).scheme.lower() not in ("http", "https"):
-        raise FetchError(f"cannot fetch {url}: not an http(s) URL", hint=INDEX_URL_HINT)
-
-
-def _redirected(current: str, location: str) -> str:
-    """Where a redirect leads; FetchError when that is not http(s) (a file:// URL, say)."""
-    try:
-        target = urljoin(current, location)
-        scheme = urlsplit(target).scheme.lower()
-    except ValueError as exc:
-        raise FetchError(
-            f"{current} redirects to a malformed URL: {exc}", hint=NETWORK_HINT
-        ) from None
-    if scheme not in ("http", "https"):
-        raise FetchError(
-            f"{current} redirects to a {scheme or 'relative'}: URL, which is never followed",
-            hint=NETWORK_HINT,
-        )
-    return target
-
-
 def _too_big(url: str, what: str, limit: int) -> FetchError:
     return FetchError(
         f"{_basename(url) or url}: {what} is over the limit of {limit} bytes",
         hint="the index serves more than a release or page can hold; check where it comes from",
     )
-
-
-def _content_length(resp: http.client.HTTPResponse) -> int | None:
-    value = resp.getheader("Content-Length")
-    return int(value) if value is not None and value.strip().isdigit() else None
-
-
-def _reason(exc: Exception | None) -> str:
-    import socket
-
-    if isinstance(exc, (TimeoutError, socket.timeout)):
-        return "timed out"
-    if isinstance(exc, ConnectionRefusedError):
-        return "connection refused"
-    return str(exc) or type(exc).__name__
-
-
-def _content_range(url: str, resp: http.client.HTTPResponse) -> tuple[int, int, int]:
-    """(first, last, total) from a 206's Content-Range: `bytes 100-199/1000`."""
-    value = str(resp.getheader("Content-Range") or "")
-    unit, _, rest = value.partition(" ")
-    span, _, total = rest.partition("/")
-    first, _, last = span.partition("-")
-    if unit != "bytes" or not (first.isdigit() and last.isdigit() and total.isdigit()):
-        resp.close()
-        raise FetchError(
-            f"{_basename(url)}: a partial answer without a usable Content-Range ({value!r})",
-            hint=NETWORK_HINT,
-        )
-    return int(first), int(last), int(total)
-
-
-def _origin(url: str) -> tuple[str, str]:
-    parts = urlsplit(url)
-    return parts.scheme.lower(), parts.netloc.rpartition("@")[2].lower()
-
-
-def _for_origin(headers: dict[str, str], original: str, target: str) -> dict[str, str]:
-    """The headers for `target`: no Authorization once a redirect leaves the original
-    scheme, host and port."""
-    if _origin(original) == _origin(target):
-        return headers
-    return {k: v for k, v in headers.items() if k.lower() != "authorization"}
-
-
-def _request_target(url: str) -> str:
-    parts = urlsplit(url)
-    if _proxy_for(parts.scheme, parts.hostname or "") and parts.scheme == "http":
-        return urlunsplit(parts._replace(fragment=""))  # a plain-HTTP proxy takes the whole URL
-    return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-
-
-def _connect(
-    scheme: str, netloc: str, context: ssl.SSLContext | None, timeout: float
-) -> http.client.HTTPConnection:
-    """A connection to `netloc`, through the proxy the environment names for it, if any,
-    whose answers must end their headers (`_response_class`)."""
-    conn = _open(scheme, netloc, context, timeout)
-    conn.response_class = _response_class()
-    return conn
-
-
-def _open(
-    scheme: str, netloc: str, context: ssl.SSLContext | None, timeout: float
-) -> http.client.HTTPConnection:
-    import http.client
-
-    parts = urlsplit(f"//{netloc}")
-    host, port = parts.hostname or "", parts.port
-    proxy = _proxy_for(scheme, host)
-    if proxy is None:
-        if scheme == "https":
-            return http.client.HTTPSConnection(host, port, timeout=timeout, context=context)
-        return http.client.HTTPConnection(host, port, timeout=timeout)
-    via = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
-    auth = {}
-    if via.username is not None:
-        token = base64.b64encode(f"{unquote(via.username)}:{unquote(via.password or '')}".encode())
-        auth["Proxy-Authorization"] = f"Basic {token.decode()}"
-    if scheme == "https":
-        conn = http.client.HTTPSConnection(
-            via.hostname or "", via.port or 80, timeout=timeout, context=context
-        )
-        conn.set_tunnel(host, port, headers=auth)
-        return conn
-    return http.client.HTTPConnection(via.hostname or "", via.port or 80, timeout=timeout)
-
-
-class _HeaderWatch:
-    """A response's stream that notes a line ending where the stream does (no newline): the
-    connection closed inside the status line or the headers."""
-
-    def __init__(self, stream: IO[bytes]) -> None:
-        self._stream = stream
-        self.cut = False
-
-    def readline(self, limit: int = -1) -> bytes:
-        line = self._stream.readline(limit)
-        if not line.endswith(b"\n"):
-            self.cut = True
-        return line
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._stream, name)
-
-
-@functools.cache
-def _response_class() -> type[http.client.HTTPResponse]:
-    """http.client's response, except that an answer cut inside its headers is an error.
-
-    http.client takes the end of the connection for the blank line that ends the headers:
-    `HTTP/1.1 200 OK`, part of a header, then a close reads as a complete answer with an
-    empty body, which would be kept as a page with no files. Here it is a failure (retried,
-    then a FetchError), never an answer."""
-    import http.client
-
-    class Response(http.client.HTTPResponse):
-        def __init__(self, sock: socket.socket, *args: Any, **kwargs: Any) -> None:
-            super().__init__(sock, *args, **kwargs)
-            self._watch = _HeaderWatch(self.fp)
-            self.fp = cast("BufferedReader", self._watch)
-
-        def begin(self) -> None:
-            super().begin()
-            if self._watch.cut:
-                self.close()
-                raise http.client.HTTPException("the answer ended inside its headers")
-
-    return Response
-
-
-def _proxy_for(scheme: str, host: str) -> str | None:
-    from urllib.request import getproxies, proxy_bypass
-
-    proxy = getproxies().get(scheme)
-    if not proxy or proxy_bypass(host):
-        return None
-    return proxy
-
-
-def _ssl_context(cafile: str | None) -> ssl.SSLContext:
-    import ssl
-
-    if cafile and Path(cafile).is_file():
-        return ssl.create_default_context(cafile=cafile)
-    return ssl.create_default_context()
 
 
 def _read_local_page(url: str) -> Page:
@@ -960,56 +609,3 @@ def _read_local_page(url: str) -> Page:
         raise FetchError(f"cannot read {path}: {exc.strerror or exc}", hint=NETWORK_HINT) from exc
     kind = "application/vnd.pypi.simple.v1+json" if path.suffix == ".json" else "text/html"
     return Page(body, kind, path.as_uri())
-
-
-def _gunzip(chunks: Iterable[bytes], url: str, limit: int) -> bytes:
-    """A gzip body decoded, never to more than `limit` bytes (a small answer that inflates
-    without end is refused as it grows, not after); FetchError when it is not gzip or ends
-    early."""
-    import zlib
-
-    decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    out: list[bytes] = []
-    size = 0
-    try:
-        for chunk in chunks:
-            piece = decoder.decompress(chunk, limit - size + 1)
-            size += len(piece)
-            if size > limit or decoder.unconsumed_tail:
-                raise FetchError(
-                    f"{url}: the page is over {limit} bytes once decompressed",
-                    hint="check the index URL; a project page is far smaller",
-                )
-            out.append(piece)
-        out.append(decoder.flush())
-    except zlib.error as exc:
-        raise FetchError(f"{url}: the gzip answer is corrupt ({exc})", hint=NETWORK_HINT) from exc
-    if not decoder.eof:
-        raise FetchError(f"{url}: the gzip answer ends early", hint=NETWORK_HINT)
-    return b"".join(out)
-
-
-def _copy_local(url: str, dest: Path) -> str:
-    path = local_path(url)
-    try:
-        with open_regular(path, limit=limits.MAX_DOWNLOAD_BYTES) as source, dest.open("wb") as out:
-            digest = _stream(source, out)
-    except FileNotFoundError as exc:
-        raise FetchError(
-            f"the index lists {path} but the file is missing", hint=NETWORK_HINT
-        ) from exc
-    except OSError as exc:
-        raise FetchError(f"cannot read {path}: {exc.strerror or exc}", hint=NETWORK_HINT) from exc
-    return digest
-
-
-def _stream(source: IO[bytes], out: IO[bytes]) -> str:
-    digest = hashlib.sha256()
-    size = 0
-    while chunk := source.read(CHUNK_BYTES):
-        size += len(chunk)
-        if size > limits.MAX_DOWNLOAD_BYTES:  # a file that grows while it is copied
-            raise OSError(27, "over the download limit")
-        out.write(chunk)
-        digest.update(chunk)
-    return digest.hexdigest()

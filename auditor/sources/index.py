@@ -10,7 +10,7 @@
 # holds is scoped by index (the rule is in cache.py's header): a tree, page or member store is
 # looked up only under the key of an index given for this run, so a release cached from index
 # A is never the answer when B is given: B is asked, and an unreachable B is a FetchError.
-# The index URLs are checked here, before any use (fetch.check_index_url: http(s) with a
+# The index URLs are checked here, before any use (urls.check_index_url: http(s) with a
 # host, a file URL or an existing folder, no spaces), naming where each came from.
 # The index root (`project_names`, for finding dependents) is fetched and cached the way a
 # project page is: the same client, size limit, TTL and stale fallback (kept by indexcache.py).
@@ -38,13 +38,7 @@ from auditor.sources.cache import (
     member_key,
     same_version,
 )
-from auditor.sources.fetch import (
-    Fetcher,
-    NotFound,
-    check_index_url,
-    redact,
-    without_credentials,
-)
+from auditor.sources.fetch import Fetcher, NotFound
 from auditor.sources.indexcache import load_projects, store_projects
 from auditor.sources.local import direct_reference
 from auditor.sources.pipconf import IndexSettings, default_index_url, read_index_settings
@@ -60,6 +54,7 @@ from auditor.sources.simple import (
     sort_versions,
 )
 from auditor.sources.specs import exact_pin, is_local_url, parse_spec
+from auditor.sources.urls import check_index_url, redact, without_credentials
 from auditor.sources.zipdir import Unsupported
 
 if TYPE_CHECKING:

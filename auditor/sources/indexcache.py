@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from auditor.sources.cache import MAX_LISTING_BYTES, MAX_RECORD_BYTES, index_key
-from auditor.sources.fetch import without_credentials
+from auditor.sources.urls import without_credentials
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from auditor.errors import ArchiveError, FetchError
 from auditor.sources import limits
 from auditor.sources.archive import extension_paths, wheel_rel, wheel_target
-from auditor.sources.fetch import Downloaded, NotFound, verify, without_credentials
+from auditor.sources.fetch import Downloaded, NotFound, verify
 from auditor.sources.trees import (
     PY_SUFFIXES,
     Metadata,
@@ -40,6 +40,7 @@ from auditor.sources.trees import (
     read_top_level,
     safe_relative,
 )
+from auditor.sources.urls import without_credentials
 from auditor.sources.zipdir import (
     Directory,
     Member,

@@ -42,7 +42,7 @@ _EXTENSION = re.compile(
 def extension_base(rel: str) -> str | None:
     """The module path (`pkg/mod`, no suffix) an extension module's file holds, or None when
     `rel` is no such file. A compiled module with no stub beside it is opaque: what it
-    defines is unknown (provider/api.py), never missing."""
+    defines is unknown (provider/resolution.py), never missing."""
     folder, _, name = rel.rpartition("/")
     found = _EXTENSION.fullmatch(name)
     if found is None:

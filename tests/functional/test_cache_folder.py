@@ -9,7 +9,6 @@ valid, empty cache behind. `cache info` counts every part. The fake index is on 
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -21,12 +20,11 @@ from click.testing import CliRunner
 
 from auditor.cli import cache_cli
 from auditor.files import CACHEDIR_SIGNATURE, CACHEDIR_TAG
-from tests.trust import acme, machine
+from tests.trust import acme, ranged
 from tests.trust.cli import error_line, invoke
+from tests.trust.ranged import audit_index
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from click.testing import Result
 
     from tests.trust.fakeindex import FakeIndex
@@ -34,17 +32,8 @@ if TYPE_CHECKING:
 REPO_ROOT = Path(__file__).resolve().parents[2]
 KEY = "0123456789abcdef"
 
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    machine.isolate(monkeypatch)
-
-
-@pytest.fixture
-def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeIndex]:
-    """acme 0.1 and 0.2 as wheels big enough to be read by byte ranges."""
-    with acme.ranged_index(tmp_path, monkeypatch) as fake:
-        yield fake
+isolated = ranged.isolated  # the shared fixtures (tests/trust/ranged.py), by name
+index = ranged.index
 
 
 def cache_command(*args: str, env: dict[str, str] | None = None) -> Result:
@@ -52,16 +41,8 @@ def cache_command(*args: str, env: dict[str, str] | None = None) -> Result:
     return CliRunner().invoke(cache_cli, list(args), env=env, prog_name="drift-audit cache")
 
 
-def audit_index(project: Path, index: FakeIndex, cache: Path) -> Result:
-    return invoke(
-        str(project), "--against", "acme==0.2", "--baseline", "acme==0.1",
-        "--index-url", index.url, "--cache-dir", str(cache), "--format", "json",
-    )  # fmt: skip
-
-
 def found(result: Result) -> list[tuple[str, int]]:
-    assert result.exit_code in (0, 1), (result.exit_code, result.output, result.exception)
-    return [(f["kind"], f["line"]) for f in json.loads(result.stdout)["findings"]]
+    return ranged.found(result, clean_stderr=False)
 
 
 def snapshot(root: Path) -> dict[str, str]:

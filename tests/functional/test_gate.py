@@ -8,73 +8,20 @@ so nothing touches the network. Exit statuses: 0 clean, 1 new findings, 2 cannot
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from auditor.cli import cli
+from tests.scratch import CLIENT, Project, make_project
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-ACME_01 = (
-    "def run(model, retries=3):\n    return model\n\n\n"
-    "def stop(job, reason=None):\n    return job\n\n\n"
-    "def peek(job):\n    return job\n"
-)
-ACME_02 = (
-    "def run(model, *, block_size, retries=3):\n    return model\n\n\n"
-    "def stop(job):\n    return job\n"
-)
-JOBS = """\
-import acme
-
-
-def work(model):
-    acme.stop(model, reason="done")
-    return acme.run(model)
-
-
-def look(job):
-    return acme.peek(job)
-"""
-
-
-class Project:
-    """The scratch project: files to edit, and the CLI run from its folder."""
-
-    def __init__(self, root: Path, cache: Path) -> None:
-        self.root = root
-        self.cache = cache
-
-    def write(self, rel: str, text: str) -> None:
-        path = self.root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-
-    def read(self, rel: str) -> str:
-        return (self.root / rel).read_text(encoding="utf-8")
-
-    def settings(self, *lines: str) -> None:
-        self.write("pyproject.toml", "\n".join([*self.table, *lines]) + "\n")
-
-    def run(self, *args: str) -> Result:
-        argv = [*args, "--offline", "--cache-dir", str(self.cache)]
-        return CliRunner().invoke(cli, argv, prog_name="drift-audit")
-
-    def json(self, *args: str) -> dict[str, Any]:
-        result = self.run(*args, "--format", "json")
-        assert result.exit_code in (0, 1), result.output
-        data: dict[str, Any] = json.loads(result.stdout)
-        return data
-
-    table: tuple[str, ...] = ()
+JOBS = CLIENT
 
 
 @pytest.fixture
@@ -83,23 +30,15 @@ def project(
     make_tree: Callable[[Path, Mapping[str, str]], Path],
     monkeypatch: pytest.MonkeyPatch,
 ) -> Project:
-    make_tree(tmp_path / "acme" / "0.1", {"acme/__init__.py": ACME_01})
-    make_tree(tmp_path / "acme" / "0.2", {"acme/__init__.py": ACME_02})
-    root = make_tree(tmp_path / "proj", {"widget/__init__.py": "", "widget/jobs.py": JOBS})
-    proj = Project(root, tmp_path / "cache")
-    proj.table = (
-        '[project]\nname = "widget"\nversion = "1.0"\n',
-        "[tool.drift-audit]",
-        f'against = ["acme @ {(tmp_path / "acme" / "0.2").as_uri()}"]',
-        f'baseline = "acme @ {(tmp_path / "acme" / "0.1").as_uri()}"',
-        'fail-on = "error"',
+    return make_project(
+        tmp_path,
+        make_tree,
+        monkeypatch,
+        folder="proj",
+        name="widget",
+        files={"widget/__init__.py": "", "widget/jobs.py": JOBS},
+        settings=('fail-on = "error"',),
     )
-    proj.settings()
-    monkeypatch.chdir(root)
-    for var in ("NO_COLOR", "FORCE_COLOR", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
-    return proj
 
 
 def kinds(data: dict[str, Any]) -> list[tuple[int, str, str]]:

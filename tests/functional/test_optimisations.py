@@ -11,7 +11,7 @@ The switches (each an environment variable that turns one optimisation off):
 - DRIFT_AUDIT_NO_OWN_BFS: the call graph's shortest chains found without networkx (graph.py);
 - DRIFT_AUDIT_NO_MEMO: the lookup memo itself (older than these; compared too);
 - DRIFT_AUDIT_NO_CLASS_SOURCES: a provider class's source read once for the names it
-  assigns to `self` (provider/api.py), not searched and parsed again for every name;
+  assigns to `self` (provider/members.py), not searched and parsed again for every name;
 - DRIFT_AUDIT_NO_LEAN_RESULTS: how a call's result is used read in one pass looking down
   (scan/results.py), not through a map of every node's parent;
 - DRIFT_AUDIT_NO_FACTS_KEEP: each file's walk kept (scan/keptfacts.py), so that a scan that

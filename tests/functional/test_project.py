@@ -19,64 +19,18 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from auditor.cli import cli
+from tests.scratch import CLIENT, make_project
+from tests.scratch import Project as Repo
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from pathlib import Path
 
-ACME_01 = (
-    "def run(model, retries=3):\n    return model\n\n\n"
-    "def stop(job, reason=None):\n    return job\n\n\n"
-    "def peek(job):\n    return job\n"
-)
-ACME_02 = (
-    "def run(model, *, block_size, retries=3):\n    return model\n\n\n"
-    "def stop(job):\n    return job\n"
-)
-CLIENT = """\
-import acme
-
-
-def work(model):
-    acme.stop(model, reason="done")
-    return acme.run(model)
-
-
-def look(job):
-    return acme.peek(job)
-"""
 LEGACY = "import acme\n\n\ndef old(job):\n    return acme.stop(job, reason='legacy')\n"
 CLIENT_PATH = "src/acmeapp/client.py"
-
-
-class Repo:
-    """The scratch repository and the CLI run from a folder in it."""
-
-    def __init__(self, root: Path, cache: Path, table: tuple[str, ...]) -> None:
-        self.root = root
-        self.cache = cache
-        self.table = table
-
-    def write(self, rel: str, text: str) -> None:
-        path = self.root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-
-    def settings(self, *lines: str) -> None:
-        self.write("pyproject.toml", "\n".join([*self.table, *lines]) + "\n")
-
-    def run(self, *args: str) -> Result:
-        argv = [*args, "--offline", "--cache-dir", str(self.cache)]
-        return CliRunner().invoke(cli, argv, prog_name="drift-audit")
-
-    def json(self, *args: str) -> dict[str, Any]:
-        result = self.run(*args, "--format", "json")
-        assert result.exit_code in (0, 1), result.output
-        data: dict[str, Any] = json.loads(result.stdout)
-        return data
 
 
 @pytest.fixture
@@ -85,27 +39,14 @@ def repo(
     make_tree: Callable[[Path, Mapping[str, str]], Path],
     monkeypatch: pytest.MonkeyPatch,
 ) -> Repo:
-    make_tree(tmp_path / "acme" / "0.1", {"acme/__init__.py": ACME_01})
-    make_tree(tmp_path / "acme" / "0.2", {"acme/__init__.py": ACME_02})
     files = {
         "src/acmeapp/__init__.py": "",
         "src/acmeapp/client.py": CLIENT,
         "src/acmeapp/legacy.py": LEGACY,
     }
-    root = make_tree(tmp_path / "repo", files)
-    table = (
-        '[project]\nname = "acmeapp"\nversion = "1.0"\n',
-        "[tool.drift-audit]",
-        f'against = ["acme @ {(tmp_path / "acme" / "0.2").as_uri()}"]',
-        f'baseline = "acme @ {(tmp_path / "acme" / "0.1").as_uri()}"',
+    return make_project(
+        tmp_path, make_tree, monkeypatch, folder="repo", name="acmeapp", files=files
     )
-    made = Repo(root, tmp_path / "cache", table)
-    made.settings()
-    monkeypatch.chdir(root)
-    for var in ("NO_COLOR", "FORCE_COLOR", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
-    return made
 
 
 def sites(data: dict[str, Any]) -> list[tuple[str, int, str, str]]:

@@ -15,48 +15,20 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.trust import acme, machine
+from tests.trust import acme, ranged
 from tests.trust.cli import error_line, invoke
 from tests.trust.fakeindex import FakeIndex, indexes_closed_after, serving
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
-
-    from click.testing import Result
+from tests.trust.ranged import audit_index, found
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FORMATS = ("text", "json", "sarif", "github", "markdown", "html")
 SECRET = "hunter2-do-not-leak"
 
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    machine.isolate(monkeypatch)
-
-
-@pytest.fixture
-def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeIndex]:
-    """acme 0.1 and 0.2 as wheels big enough to be read by byte ranges."""
-    with acme.ranged_index(tmp_path, monkeypatch) as fake:
-        yield fake
-
-
-def found(result: Result) -> list[tuple[str, int]]:
-    """(kind, line) of a JSON run that worked."""
-    assert result.exit_code in (0, 1), (result.exit_code, result.output, result.exception)
-    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
-    return [(f["kind"], f["line"]) for f in json.loads(result.stdout)["findings"]]
-
-
-def audit_index(project: Path, index: FakeIndex, cache: Path, *more: str) -> Result:
-    return invoke(
-        str(project), "--against", "acme==0.2", "--baseline", "acme==0.1",
-        "--index-url", index.url, "--cache-dir", str(cache), "--format", "json", *more,
-    )  # fmt: skip
+isolated = ranged.isolated  # the shared fixtures (tests/trust/ranged.py), by name
+index = ranged.index
 
 
 def everything_under(root: Path) -> set[str]:

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from auditor.provider import hooks
-from auditor.provider.api import _ClassSource
+from auditor.provider.members import _ClassSource
 
 PIECES = (
     "self.a = 1\n", "self.ab = 2\n", "self.a: int = 3\n", "self.a : T=4\n", "self.b == 5\n",

@@ -1,0 +1,135 @@
+# Maintainers: what checking one release read of its tree, so a later release can reuse it.
+#
+# Owns: `ProbedTree`, a provider SourceTree that records every answer it gives (each file's
+#       sha256, each folder and extension-module check), the `Probes` it ends with, and
+#       `Answers`, another release's tree asked the same questions once each (the files any
+#       earlier release read prefetched together). A release whose answers are all the same
+#       as an earlier one's gets that release's verdicts (`CheckedRelease.same_as`) without
+#       parsing anything: a drift timeline of 35 releases stays cheap.
+# Takes: SourceTrees. Gives: probes and yes/no; DRIFT_AUDIT_NO_MEMO_INDEX=1 asks every time.
+"""Release reuse: the answers a provider tree gave, compared across releases."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from auditor.sources import has_extension
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+
+    from auditor.bind import Verdict
+    from auditor.model import Site
+    from auditor.sources import Release, SourceTree
+
+
+class ProbedTree:
+    """A SourceTree that records every answer it gives: file digests and folder checks."""
+
+    def __init__(self, tree: SourceTree) -> None:
+        self.tree = tree
+        self._files: dict[str, str | None] = {}
+        self._dirs: dict[str, bool] = {}
+        self._extensions: dict[str, bool] = {}
+
+    def read_text(self, path: str) -> str | None:
+        text = self.tree.read_text(path)
+        self._files[path] = digest_of(text)
+        return text
+
+    def is_dir(self, path: str) -> bool:
+        found = self.tree.is_dir(path)
+        self._dirs[path] = found
+        return found
+
+    def has_extension(self, base: str) -> bool:
+        found = has_extension(self.tree, base)
+        self._extensions[base] = found
+        return found
+
+    def walk(self) -> Iterator[str]:
+        raise NotImplementedError("a provider tree is read by path, never walked")
+
+    def prefetch(self, paths: Iterable[str]) -> None:
+        prefetch = getattr(self.tree, "prefetch", None)
+        if prefetch is not None:
+            prefetch(paths)
+
+    def probes(self) -> Probes:
+        return Probes(
+            tuple(sorted(self._files.items())),
+            tuple(sorted(self._dirs.items())),
+            tuple(sorted(self._extensions.items())),
+        )
+
+
+@dataclass(frozen=True)
+class Probes:
+    files: tuple[tuple[str, str | None], ...]  # path -> sha256 of its text, None: no file
+    dirs: tuple[tuple[str, bool], ...]
+    extensions: tuple[tuple[str, bool], ...] = ()  # module path -> an extension module there
+
+    def answered_by(self, answers: Answers) -> bool:
+        """Whether the tree gives every one of these answers (same content, same absences)."""
+        try:
+            same_files = all(answers.digest(p) == d for p, d in self.files)
+            same_dirs = all(answers.is_dir(p) == found for p, found in self.dirs)
+            return (
+                same_files
+                and same_dirs
+                and all(has_extension(answers.tree, b) == found for b, found in self.extensions)
+            )
+        except (OSError, UnicodeDecodeError):
+            return False
+
+
+class Answers:
+    """One release's tree, each file's digest and each folder check asked once: a release
+    is compared with every release checked before it (a timeline of 35 compared each file
+    up to 34 times). The files any earlier release read are fetched together, once.
+    DRIFT_AUDIT_NO_MEMO_INDEX=1 asks the tree every time, as before."""
+
+    def __init__(self, tree: SourceTree, earlier: Sequence[Probes]) -> None:
+        self.tree = tree
+        self._digests: dict[str, str | None] = {}
+        self._dirs: dict[str, bool] = {}
+        self._keep = not os.environ.get("DRIFT_AUDIT_NO_MEMO_INDEX")
+        prefetch = getattr(tree, "prefetch", None)
+        wanted = sorted({p for probes in earlier for p, d in probes.files if d is not None})
+        if prefetch is not None and wanted:
+            prefetch(wanted)
+
+    def digest(self, path: str) -> str | None:
+        if path in self._digests:
+            return self._digests[path]
+        found = digest_of(self.tree.read_text(path))
+        if self._keep:
+            self._digests[path] = found
+        return found
+
+    def is_dir(self, path: str) -> bool:
+        if path in self._dirs:
+            return self._dirs[path]
+        found = self.tree.is_dir(path)
+        if self._keep:
+            self._dirs[path] = found
+        return found
+
+
+@dataclass(frozen=True)
+class CheckedRelease:
+    version: str
+    import_names: tuple[str, ...]
+    sites: tuple[Site, ...]
+    probes: Probes
+    verdicts: tuple[Verdict, ...]
+
+    def same_as(self, release: Release, answers: Answers) -> bool:
+        return release.import_names == self.import_names and self.probes.answered_by(answers)
+
+
+def digest_of(text: str | None) -> str | None:
+    return None if text is None else hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
