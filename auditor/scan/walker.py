@@ -2,7 +2,8 @@
 #
 # Owns: the scope structure (module, class, function, lambda, comprehension; decorators,
 # defaults, annotations and class bases evaluated in the enclosing scope, as Python does),
-# the guard context (try/except ImportError, TYPE_CHECKING, version checks, suppress), and
+# the guard context (its base class, guarding.py: try/except, TYPE_CHECKING, version and
+# feature tests, flags, suppress), and
 # recording, without resolving anything yet: name bindings (into scopes.Scope) with the
 # source of each plain store (an expression or an annotation, for values.py), imports (via
 # imports.ImportRecorder), uses of names, chains (through calls too: `x.m().n`) and calls,
@@ -20,9 +21,9 @@ import re
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from auditor.model import Definition, Edge, FlagDef, FlagGate, Handled, ParamKind, VersionGate
+from auditor.model import Definition, Edge, ParamKind
 from auditor.provider import forwards
-from auditor.scan import flags, guards, results, spreads
+from auditor.scan import flags, results, spreads
 from auditor.scan.calls import call_chain, call_shape, dotted_chain, reference, super_call
 from auditor.scan.facts import (
     AttrStore,
@@ -37,6 +38,7 @@ from auditor.scan.facts import (
     UseKind,
     span_of,
 )
+from auditor.scan.guarding import Guarding
 from auditor.scan.imports import ImportRecorder, absolute_module, root_of
 from auditor.scan.scopes import NOT_HERE, Binding, Scope, Source, SourceKind, local_binding
 
@@ -55,7 +57,7 @@ _VARIADIC = (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
 Comprehension = ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
 
 
-class Walker:
+class Walker(Guarding):
     """Visits one module once; see the comment block above."""
 
     def __init__(self, facts: FileFacts, providers: frozenset[str], *, stub: bool) -> None:
@@ -118,22 +120,6 @@ class Walker:
                 with self._context(guarded=True):  # after `if hasattr(m, "x"): return ...`
                     self._body(block[i + 1 :])
                 return
-
-    def _gate_rest(self, node: ast.If, rest: list[ast.AST]) -> bool:
-        """`if tornado.version_info >= (5, 0): return new()` then `return old()`: the lines
-        after an `if` whose one branch always leaves run only when the other is taken.
-        True when they are guarded as the branches are (a version or feature test)."""
-        expr = self.reader.expr(node.test, self._source_of(node.test))
-        following = [n for n in rest if isinstance(n, ast.stmt)]
-        if expr is None or len(following) != len(rest):
-            return False
-        if _leaves(node.body) and not node.orelse:
-            self._gate(following, flags.negate(expr))
-        elif _leaves(node.orelse) and not _leaves(node.body):
-            self._gate(following, expr)
-        else:
-            return False
-        return expr.vague or expr.test is not None
 
     @contextmanager
     def _context(self, *, guarded: bool = False, fallback: bool = False) -> Iterator[None]:
@@ -261,22 +247,6 @@ class Walker:
             self._body(node.body)
 
     visit_AsyncFunctionDef = visit_FunctionDef
-
-    def _skipped_unless(self, node: FunctionNode) -> bool:
-        """`@pytest.mark.skipif(NUMPY_LT_2_0, ...)`: the body runs only when the condition
-        does not hold (a gate); True when the condition is a flag or a feature test."""
-        skipped = False
-        for decorator in node.decorator_list:
-            if not isinstance(decorator, ast.Call) or not decorator.args:
-                continue
-            if getattr(decorator.func, "attr", None) != "skipif":
-                continue
-            condition = decorator.args[0]
-            expr = self.reader.expr(condition, self._source_of(condition))
-            if expr is not None:
-                self._gate(node.body, flags.negate(expr))
-                skipped = skipped or expr.ref is None
-        return skipped
 
     def _signature_outside(self, args: ast.arguments, returns: ast.expr | None) -> None:
         for default in (*args.defaults, *args.kw_defaults):
@@ -460,23 +430,6 @@ class Walker:
             self.visit(node.value)
         self._assign(node.target, self._value(node.annotation, SourceKind.ANNOTATION))
 
-    def _flag(self, node: ast.Assign) -> None:
-        """`IOLOOP_REMOVED = tornado.version_info >= (5, 0)`: a name that stands for a
-        version test wherever `if` tests it (if it is assigned only this once)."""
-        names = [t.id for t in node.targets if isinstance(t, ast.Name)]
-        for name in names:
-            self.flags.pop(name, None)
-            self.named.pop(name, None)
-        expr = self.reader.expr(node.value, self._source_of(node.value))
-        for name in names:
-            if expr is not None and name not in self.assigned and len(node.targets) == 1:
-                if expr.test is not None:
-                    self.flags[name] = expr.test
-                else:
-                    self.named[name] = expr
-                self.facts.flag_defs.append(FlagDef(name, expr))
-            self.assigned.add(name)
-
     def _import_of(self, name: str) -> str | None:
         """The module a name read here is bound to by an import, if one and only one (scope by
         scope as the resolver looks names up; a class body is not seen from inside it)."""
@@ -489,24 +442,6 @@ class Walker:
                 paths = found.paths if isinstance(found, Binding) else ()
                 return paths[0] if imported and len(set(paths)) == 1 else None
             scope = scope.parent
-        return None
-
-    def _gate(self, body: list[ast.stmt], expr: FlagExpr) -> None:
-        """Lines that run only when `expr` holds: decided here (a VersionGate) or once the
-        other modules' flags are known (a FlagGate, scan/flags.py)."""
-        if not body or expr.vague:
-            return
-        first, last = body[0].lineno, _end(body[-1])
-        if expr.test is not None:
-            self.facts.gates.append(VersionGate(first, last, expr.test))
-        else:
-            self.facts.flag_gates.append(FlagGate(first, last, expr))
-
-    def _local_def(self, name: str) -> str | None:
-        """The dotted path of a function or class this module defines under `name`."""
-        found = local_binding(self.facts.module_scope, name)
-        if isinstance(found, Binding) and found.is_def and len(set(found.paths)) == 1:
-            return found.paths[0]
         return None
 
     def _assign(self, target: ast.expr, source: Source) -> None:
@@ -637,106 +572,6 @@ class Walker:
             scope = scope.parent
         return None
 
-    # ------------------------------------------------------------------ guards
-
-    def visit_Try(self, node: ast.Try) -> None:
-        self._record_handled(node)
-        if not guards.catches_import_failure(node.handlers):
-            self._children(node)
-            return
-        branches = [self._branch(node.body, fallback=False)]
-        branches += [self._branch([h], fallback=True) for h in node.handlers]
-        self.imports.link(branches)
-        self._body(node.orelse)
-        self._body(node.finalbody)
-
-    visit_TryStar = visit_Try
-
-    def _record_handled(self, node: ast.Try) -> None:
-        """The try body catches what any handler catches; each handler's own block is a
-        fallback that runs only after the exception it names."""
-        catches = [guards.caught(h) for h in node.handlers]
-        if node.body and catches:
-            every = frozenset().union(*catches)
-            order = tuple(
-                (names, guards.only_fails(h), h.lineno)
-                for names, h in zip(catches, node.handlers, strict=True)
-            )
-            first, last = node.body[0].lineno, _end(node.body[-1])
-            self.facts.handled.append(Handled(first, last, every, order))
-        for handler, names in zip(node.handlers, catches, strict=True):
-            if handler.body:
-                first, last = handler.body[0].lineno, _end(handler.body[-1])
-                self.facts.handled.append(Handled(first, last, names))
-
-    def _branch(self, body: Iterable[ast.AST], *, fallback: bool) -> tuple[int, int]:
-        start = self.imports.mark()
-        with self._context(guarded=True, fallback=fallback):
-            self._body(body)
-        return start, self.imports.mark()
-
-    def visit_If(self, node: ast.If) -> None:
-        if guards.is_type_checking(node.test):
-            self.visit(node.test)
-            with self._context(guarded=True, fallback=True):
-                self._body(node.body)
-            with self._context(fallback=True):
-                self._body(node.orelse)
-        elif (expr := self.reader.expr(node.test, self._source_of(node.test))) is None:
-            self._narrow(node.test)
-            self._children(node)
-        elif expr.ref is not None:  # another module's flag: decided once all are walked
-            self._gate(node.body, expr)
-            self._gate(node.orelse, flags.negate(expr))
-            self._children(node)
-        else:
-            self._gate(node.body, expr)
-            self._gate(node.orelse, flags.negate(expr))
-            with self._context(guarded=True):
-                self.visit(node.test)
-            first = self._branch(node.body, fallback=True)
-            self.imports.link([first, self._branch(node.orelse, fallback=True)])
-
-    def _narrow(self, test: ast.expr) -> None:
-        """`if isinstance(x, Sub):` (or `not`, or `and`-ed): inside (or after an early
-        return) `x` is a `Sub`, not only what it was declared: one more store of `x`, as
-        an instance of `Sub` (values.py then no longer trusts one declared type alone)."""
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            test = test.operand
-        tests = test.values if isinstance(test, ast.BoolOp) else [test]
-        for part in tests:
-            if not (isinstance(part, ast.Call) and isinstance(part.func, ast.Name)):
-                continue
-            if part.func.id != "isinstance" or len(part.args) != 2:
-                continue
-            target, kind = part.args
-            if isinstance(target, ast.Name):
-                opaque = dotted_chain(kind) is None
-                source = None if opaque else self._value(kind, SourceKind.ANNOTATION)
-                self._store(target.id, source)
-
-    def visit_IfExp(self, node: ast.IfExp) -> None:
-        """`np.asfarray if NUMPY_LT_2_0 else np.asarray`: both sides share the test's lines,
-        so a flag or a version or feature test guards both (no line gate can tell them)."""
-        self.visit(node.test)
-        guarded = self.reader.expr(node.test, self._source_of(node.test)) is not None
-        with self._context(guarded=guarded):
-            self.visit(node.body)
-            self.visit(node.orelse)
-
-    def _source_of(self, node: ast.expr) -> str:
-        end = node.end_lineno if node.end_lineno is not None else node.lineno
-        return "\n".join(self.facts.positions.lines[node.lineno - 1 : end])
-
-    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
-        for item in node.items:
-            self.visit(item)
-        guarded = guards.suppresses_import_failure(node)
-        with self._context(guarded=guarded, fallback=guarded):
-            self._body(node.body)
-
-    visit_AsyncWith = visit_With
-
 
 def _leaf(_: Walker, __: ast.AST) -> None:
     """Constants, contexts and operators hold no names."""
@@ -758,13 +593,3 @@ def _child_fields(kind: type[ast.AST]) -> tuple[str, ...]:
     if fields is None:
         fields = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _NOT_CHILDREN)
     return fields
-
-
-def _leaves(body: list[ast.stmt]) -> bool:
-    """Whether a block never falls through to the next statement (it ends in return, raise,
-    continue or break)."""
-    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
-
-
-def _end(node: ast.stmt) -> int:
-    return node.end_lineno if node.end_lineno is not None else node.lineno
