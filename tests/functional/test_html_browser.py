@@ -399,7 +399,11 @@ def test_no_horizontal_overflow_on_a_phone(context: Any, tmp_path: Path) -> None
 
     wide = big_report(40, files=4, symbols=8)  # 30-parameter signatures, long code lines
     first = wide.findings[0]
-    moved = replace(first, location=replace(first.location, path=LONG_PATH))
+    from auditor.model import Edit, Fix
+
+    loc = replace(first.location, path=LONG_PATH)
+    edit = Edit(LONG_PATH, loc.line, loc.column, loc.end_line, loc.end_column, "run(new=2)")
+    moved = replace(first, location=loc, fix=Fix(False, "rename the keyword", (edit,)))
     page_file = tmp_path / "wide.html"
     page_file.write_text(html.render(replace(wide, findings=(moved, *wide.findings[1:]))))
     page = context.new_page()
