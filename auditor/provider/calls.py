@@ -32,6 +32,7 @@ from auditor.provider.pyvalues import (
     dotted,
     is_sys_modules_self,
     iterate,
+    literal,
     safe_str_method,
     target_names,
 )
@@ -335,7 +336,11 @@ def lazy_assign(frame: Frame, node: ast.Assign) -> bool:
             # _LazyModule(__name__, _file, define_import_structure(_file))` (transformers,
             # diffusers): the structure is built at run time from the files, and the
             # TYPE_CHECKING block is kept its mirror (their import checks enforce it): the
-            # names it imports are the module's, read statically like any import
+            # names it imports are the module's, read statically like any import, except
+            # names of a shape the lazy class's own __getattr__ serves by a rule
+            # (transformers 5: any `*TokenizerFast`, from its `*Tokenizer`)
+            shapes = _served_shapes(frame, call.func)
+            frame.facts.lazy_module = UNKNOWN if shapes is UNKNOWN else ("mirror", shapes)
             return True
         frame.facts.lazy_module = model
         return True
@@ -383,6 +388,57 @@ def _stub_model(frame: Frame) -> Any:
         elif isinstance(node, (ast.ImportFrom, ast.Import)):
             continue
     return ("lazy", submodules, attrs, set())
+
+
+def _served_shapes(frame: Frame, func: ast.expr) -> Any:
+    """The name shapes a lazy module class's `__getattr__` tests (`name.endswith("Fast")`,
+    `name.startswith(...)`) as (method, text) pairs; UNKNOWN when the class or a test of its
+    cannot be read. Other tests (`name in self._objects`) are its structure: the mirror's."""
+    body = _class_body(frame, frame.canonical(func) or "")
+    if body is None:
+        return UNKNOWN
+    method = body.get("__getattr__")
+    if method is None:
+        return frozenset()
+    if not isinstance(method, Function) or len(method.node.args.args) < 2:
+        return UNKNOWN
+    param = method.node.args.args[1].arg
+    shapes: set[tuple[str, str]] = set()
+    for node in ast.walk(method.node):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if node.func.attr not in ("endswith", "startswith"):
+            continue
+        if not (isinstance(node.func.value, ast.Name) and node.func.value.id == param):
+            continue
+        texts = [literal(a) for a in node.args[:1]]
+        for text in texts:
+            options = text if isinstance(text, tuple) else (text,)
+            if not options or not all(isinstance(o, str) for o in options):
+                return UNKNOWN
+            shapes.update((node.func.attr, o) for o in options)
+    return frozenset(shapes)
+
+
+def _class_body(frame: Frame, path: str) -> dict[str, Any] | None:
+    """The names a provider class's body binds, through the imports that re-export it."""
+    for _ in range(8):
+        module, _, name = path.rpartition(".")
+        if not module or not frame.ev.host.owns(path):
+            return None
+        try:
+            facts = frame.ev.namespace(module)
+        except Stop:
+            return None
+        if facts is None:
+            return None
+        if name in facts.class_bodies:
+            return facts.class_bodies[name]
+        value = facts.values.get(name)
+        if not isinstance(value, Ref) or value.module or value.path == path:
+            return None
+        path = value.path
+    return None
 
 
 def _fully_known(model: Any) -> bool:

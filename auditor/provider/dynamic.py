@@ -128,9 +128,9 @@ class Evaluator:
         if name in facts.written:
             return Served(None)
         outcomes = [
-            self._through(model, facts, name)
+            outcome
             for model in (facts.lazy_module, facts.getattr)
-            if model is not None
+            if model is not None and (outcome := self._through(model, facts, name)) is not None
         ]
         served = [o for o in outcomes if isinstance(o, Served)]
         if served:
@@ -140,9 +140,17 @@ class Evaluator:
         undecided = [o for o in outcomes if isinstance(o, Undecided)]
         return undecided[0] if undecided else (outcomes[0] if outcomes else None)
 
-    def _through(self, model: Any, facts: ModuleFacts, name: str) -> Outcome:
+    def _through(self, model: Any, facts: ModuleFacts, name: str) -> Outcome | None:
         if model is UNKNOWN:
             return Undecided(f"{facts.module} sets __getattr__ to something not known")
+        if isinstance(model, tuple) and model[0] == "mirror":  # the TYPE_CHECKING block decides
+            for test, text in model[1]:
+                if getattr(name, test)(text):
+                    return Undecided(
+                        f"{facts.module}: its lazy module's __getattr__ serves names that "
+                        f"{test} {text!r} by a rule of its own"
+                    )
+            return None
         if isinstance(model, tuple) and model[0] == "lazy":
             return _lazy_outcome(facts, model, name)
         if isinstance(model, tuple) and model[0] == "class":  # class __getattr__: properties

@@ -112,3 +112,10 @@ def probe_mirrored_lazy_name_whose_file_is_gone():
     from acme.mirrored import chisel
 
     return chisel(1)
+
+
+def probe_mirrored_lazy_name_served_by_the_class_rule():
+    # `hammerFast` is in no file nor in the mirror: the lazy class serves it from `hammer`
+    from acme.mirrored import hammerFast
+
+    return hammerFast(1)

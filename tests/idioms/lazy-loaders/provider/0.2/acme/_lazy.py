@@ -33,4 +33,6 @@ class LazyModule(types.ModuleType):
         if name in self._where:
             module = importlib.import_module(f"{self.__name__}.{self._where[name]}")
             return getattr(module, name)
+        if name.endswith("Fast") and name[:-4] in self._where:
+            return self.__getattr__(name[:-4])  # a rule of the class's own, as transformers 5
         raise AttributeError(name)
