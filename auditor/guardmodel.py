@@ -1,8 +1,9 @@
-"""Plain frozen data about the consumer's guards: what a `try` catches, version tests and the
-lines they gate, and flags not decided until every module is walked (scan/flags.py).
+"""Plain frozen data about the consumer's guards.
 
-Part of model.py's vocabulary (model re-exports every name): the consumer scan gives these,
-findings.py reads them. Nothing here does I/O.
+What it owns: what a `try` catches (`Handled`), version tests and the lines they gate
+(`VersionTest`, `VersionGate`), and flags not decided until every module is walked (`FlagExpr`,
+`FlagDef`, `FlagHelper`, `FlagGate`: scan/flags.py). What it takes: nothing (no I/O). What it
+gives: the types scan/ records and findings.py reads; model.py re-exports every name.
 """
 
 from __future__ import annotations
