@@ -44,6 +44,7 @@ def scan_version() -> str:
         *(here.parent / "provider").glob("*.py"),
         *(here.parent / "sources").glob("*.py"),  # what a release's tree holds
         here.parent / "model.py",
+        here.parent / "guardmodel.py",  # model's guard types, kept in scans too
     ]
     for path in sorted(files):
         digest.update(path.name.encode())
