@@ -32,8 +32,6 @@ if TYPE_CHECKING:
     Spans = dict[str, list[tuple[int, int]]]
 
 VAGUE = FlagExpr(vague=True)
-_FEATURE_CALLS = frozenset({"hasattr", "find_spec", "find_loader", "is_available",
-                            "module_available", "is_package_available"})  # fmt: skip
 _LITERAL = re.compile(r"v?(\d+(?:\.\d+)*)(?:[.-]?(?:dev|a|b|rc|alpha|beta|pre)\d*)*")
 _DEPTH = 8  # flags defined in terms of flags, re-exported: how far a name is followed
 
@@ -79,9 +77,22 @@ class Reader:
             helper = self._helper_call(test)
             if helper is not None:
                 return helper
-        if is_feature_test(test) or guards.is_version_check(test, source):
+        if is_feature_test(test, self._provider, self._provider_module) or guards.is_version_check(
+            test, source
+        ):
             return VAGUE
         return None
+
+    def _provider(self, node: ast.expr) -> bool:
+        """Whether an expression names the provider (a name an import binds to it)."""
+        chain = dotted_chain(node)
+        if chain is None:
+            return False
+        head = self.resolve(chain[0])
+        return head is not None and root_of(head) in self.providers
+
+    def _provider_module(self, dotted: str) -> bool:
+        return root_of(dotted) in self.providers
 
     def _consumer_ref(self, node: ast.expr) -> str | None:
         """The dotted path of a consumer module's name read here (not the provider's)."""
@@ -108,21 +119,39 @@ class Reader:
         return FlagExpr(ref=ref, passed=passed, literal=literal)
 
 
-def is_feature_test(test: ast.expr) -> bool:
-    """`hasattr(m, "x")`, `importlib.util.find_spec("x")` (compared with None or not),
-    `getattr(m, "x", None)`, `"x" in dir(m)`, and any `and`/`or` holding one."""
+def is_feature_test(
+    test: ast.expr, provider: Callable[[ast.expr], bool], module: Callable[[str], bool]
+) -> bool:
+    """A test of whether the provider has something: `hasattr(m, "x")`, `getattr(m, "x",
+    None)` or `"x" in dir(m)` where `m` is a provider name (`provider` says), or
+    `importlib.util.find_spec("p.x")` of a provider module (compared with None or not), and
+    any `and`/`or` holding one. `hasattr(o, "__json__")` of any other object tests that
+    object, not the provider: it guards nothing."""
     if isinstance(test, ast.BoolOp):
-        return any(is_feature_test(value) for value in test.values)
+        return any(is_feature_test(value, provider, module) for value in test.values)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return is_feature_test(test.operand)
+        return is_feature_test(test.operand, provider, module)
     if isinstance(test, ast.Compare):
         if len(test.ops) == 1 and isinstance(test.ops[0], (ast.In, ast.NotIn)):
             right = test.comparators[0]
-            return isinstance(right, ast.Call) and _called(right) in ("dir", "vars")
-        return is_feature_test(test.left)
-    if isinstance(test, ast.Call):
-        name = _called(test)
-        return name in _FEATURE_CALLS or (name == "getattr" and len(test.args) == 3)
+            return (
+                isinstance(right, ast.Call)
+                and _called(right) in ("dir", "vars")
+                and len(right.args) == 1
+                and provider(right.args[0])
+            )
+        return is_feature_test(test.left, provider, module)
+    if not isinstance(test, ast.Call) or not test.args:
+        return False
+    name, subject = _called(test), test.args[0]
+    if name in ("find_spec", "find_loader"):
+        return (
+            isinstance(subject, ast.Constant)
+            and isinstance(subject.value, str)
+            and module(subject.value)
+        )
+    if name == "hasattr" or (name == "getattr" and len(test.args) == 3):
+        return provider(subject)
     return False
 
 

@@ -108,3 +108,10 @@ def probe_isinstance_narrows_after_an_early_return():
     if not isinstance(item, acme.Sub):
         return item.ping()
     return item.extra(2)
+
+
+def probe_hasattr_of_another_object_guards_nothing():
+    value = object()
+    if hasattr(value, "__jsondump__"):
+        return value
+    return acme.legacy(1)
