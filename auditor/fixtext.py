@@ -214,10 +214,11 @@ class _Text:
         if len(nodes) != 1 or lines is None or nodes[0].end_lineno != line:
             return UNSURE
         node = nodes[0]
-        tokens = _tokens(lines)
-        if tokens is None or [t.string for t in tokens].count("from") != 1 or ";" in lines:
+        tokens = _tokens(lines)  # comments left out
+        words = [t.string for t in tokens] if tokens is not None else [";"]
+        if words.count("from") != 1 or ";" in words or "(" in words:
             return UNSURE
-        if node.level or node.module != hint.old or "(" in lines:
+        if node.level or node.module != hint.old:
             return UNSURE
         name = finding.symbol.rpartition(".")[2]
         if not any(a.name == name for a in node.names):

@@ -122,7 +122,7 @@ CASES = [
     "f((a), (b), c=3)\n",
     "f(a)(b, c=1)\n",
     "f(g(a, b=1), b=2)\n",
-    "from acme.utils import cdiv, clamp  # moved\n",
+    "from acme.utils import cdiv, clamp  # moved (a comment; with parentheses)\n",
     "def p():\n    from acme.utils import cdiv as ceil_div\n",
     "from acme.utils import a , b as c,d\n",
     "from acme import x; import y\n",
