@@ -572,11 +572,11 @@ def _warm_provider(
 
 
 def _preload() -> None:
-    """Import, once in the parent, what every audit imports (griffe, libcst for the fixes,
-    the reporters): forked children then start with it loaded instead of paying it each."""
+    """Import, once in the parent, what every audit imports (griffe, the fixes made from the
+    text, the reporters): forked children then start with it loaded instead of paying it each."""
     import importlib
 
-    for module in ("auditor.pipeline", "auditor.provider.api", "auditor.fixes",
+    for module in ("auditor.pipeline", "auditor.provider.api", "auditor.fixtext",
                    "auditor.reporters.json_report"):  # fmt: skip
         importlib.import_module(module)
 

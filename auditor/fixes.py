@@ -4,8 +4,9 @@
 # safe) into a concrete Fix (one edit of the call or import, keyed by the finding), and
 # applying the chosen fixes to a file's text. Edits go through libcst's concrete syntax tree,
 # which keeps formatting and comments exactly (the same tree ruff's and Instagram's codemods
-# use); never string surgery. libcst costs ~240 ms to import, so this module is imported only
-# when fixes are asked for (--diff, --fix, or a report that carries them: json, sarif, html).
+# use); never string surgery. libcst costs ~0.2 s to import, so this module is imported only
+# for --diff and --fix, and for a proposal fixtext.py does not make from the text itself (it
+# makes the plain cases, byte for byte as this module would; tests/unit/test_fixtext.py).
 # Safety is decided here where it depends on the source: dropping a keyword is safe only when
 # its value at the site is a literal equal to the baseline's default (it changed nothing);
 # otherwise the fix is unsafe and says so. A hint whose node cannot be found, or whose edit
@@ -21,7 +22,6 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import replace
-from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -29,8 +29,9 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from auditor.behaviour import NOT_LITERAL, literal_value, same_value
 from auditor.bind import is_keyword_name
-from auditor.model import Edit, Fix, Unparsable, text_digest
-from auditor.scan.source import parse_source
+from auditor.fixtext import parses
+from auditor.fixtext import spliced as splice
+from auditor.model import Edit, Fix, text_digest
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -64,11 +65,6 @@ def propose(findings: Sequence[Finding], read: Callable[[str], str | None]) -> t
         for i in source.parsing(module_path, made):
             out[i] = replace(findings[i], fix=replace(made[i][1], digest=text_digest(text)))
     return tuple(out)
-
-
-def parses(path: str, text: str) -> bool:
-    """Whether `text` parses as the audit parses a consumer file."""
-    return not isinstance(parse_source(path, text), Unparsable)
 
 
 def apply(text: str, findings: Iterable[Finding], *, unsafe: bool) -> tuple[str, list[Finding]]:
@@ -157,7 +153,7 @@ class _Source:
         """The text with these fixes made: their edits, as the reports carry them, spliced
         in (cheap); where edits overlap (fixes of nested calls compose), applied through the
         tree, as --fix does."""
-        spliced = _spliced(self.text, [edit for _, fix in pairs for edit in fix.edits])
+        spliced = splice(self.text, [edit for _, fix in pairs for edit in fix.edits])
         return spliced if spliced is not None else self.apply_all([f for f, _ in pairs])[0]
 
     # ------------------------------------------------------------------ one fix
@@ -277,26 +273,6 @@ class _Source:
 
 
 # --------------------------------------------------------------------------- edits
-
-
-def _spliced(text: str, edits: Sequence[Edit]) -> str | None:
-    """`text` with each edit's range replaced by its text; None when two ranges overlap or
-    one is not in the text. Lines end as the parser ends them (and libcst counts them)."""
-    starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
-    try:
-        spans = sorted(
-            (starts[e.line - 1] + e.column - 1, starts[e.end_line - 1] + e.end_column - 1, e.text)
-            for e in edits
-        )
-    except IndexError:
-        return None
-    if any(later[0] < earlier[1] for earlier, later in pairwise(spans)):
-        return None
-    parts, last = [], 0
-    for start, end, new in spans:
-        parts += [text[last:start], new]
-        last = end
-    return "".join([*parts, text[last:]])
 
 
 def _changed_call(call: cst.Call, hint: FixHint) -> tuple[cst.Call, bool, str] | None:

@@ -8,7 +8,7 @@
 # the encoding it was read in (a BOM stays, a coding cookie's encoding too). A file changed
 # since the audit read it is an AuditError: fixes are made against the text that was
 # audited, never another. A file is left alone, with a warning naming it, when its fixed text
-# would not parse (fixes.parses: the proposals are checked too, this is the last look), when
+# would not parse (fixtext.parses: the proposals are checked too, this is the last look), when
 # that text cannot be written in the file's encoding, or when the writer would refuse it
 # (files.refusal: a link, several hard links, not a regular file); its findings stay.
 # --diff shows exactly what --fix would write; every line it prints goes through
@@ -159,10 +159,10 @@ def _written(
     root: Path, inside: Path, module_path: str, data: bytes, old: str, new: str
 ) -> tuple[bytes, str | None]:
     """The fixed text as the bytes to write, and why they are not written (None: they are)."""
-    from auditor import fixes
+    from auditor.fixtext import parses
     from auditor.sources.trees import source_encoding
 
-    if not fixes.parses(module_path, new):
+    if not parses(module_path, new):
         return b"", "the fixed text would not parse"
     encoding = source_encoding(data)
     try:

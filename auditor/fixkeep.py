@@ -87,7 +87,15 @@ def _version() -> str:
     """A hash of the code proposals depend on."""
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    names = ("fixes.py", "model.py", "fixkeep.py", "scan/store.py", "bind.py", "scan/source.py")
+    names = (
+        "fixes.py",
+        "fixtext.py",
+        "model.py",
+        "fixkeep.py",
+        "scan/store.py",
+        "bind.py",
+        "scan/source.py",
+    )
     for name in names:  # store: the codec; bind: the names a fix may write; source: parsing
         digest.update(name.encode() + b"\0" + (here / name).read_bytes())
     return digest.hexdigest()[:16]

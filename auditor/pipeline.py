@@ -388,7 +388,8 @@ def _with_fixes(
     findings: tuple[Finding, ...], tree: SourceTree, memo_root: Path | None
 ) -> tuple[Finding, ...]:
     """Each finding with its Fix: kept proposals read back (fixkeep.py), the others made by
-    fixes.py, which imports libcst only when one has to be made."""
+    fixtext.py from the text, or for what is not a plain case fixes.py, which imports
+    libcst."""
     from auditor.fixkeep import with_fixes
 
     def read(module_path: str) -> str | None:
@@ -400,7 +401,12 @@ def _with_fixes(
     def propose(
         asked: Sequence[Finding], reader: Callable[[str], str | None]
     ) -> tuple[Finding, ...]:
-        from auditor import fixes
+        from auditor import fixtext
+
+        return fixtext.propose(asked, reader, slow)
+
+    def slow(asked: Sequence[Finding], reader: Callable[[str], str | None]) -> tuple[Finding, ...]:
+        from auditor import fixes  # libcst: only for what is not a plain case
 
         return fixes.propose(asked, reader)
 

@@ -12,6 +12,7 @@ fixed tree must report nothing on a repaired line.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -236,3 +237,32 @@ def test_an_edited_file_gets_its_own_proposals(consumer: Path, tmp_path: Path) -
     assert old and new == [line + 1 for line in old]
     result = audit(consumer, tmp_path, "--fix", "--format", "json")
     assert "(5 fixes applied) in 1 file" in result.stderr  # the kept digest is the new text's
+
+
+def test_proposals_not_kept_are_made_without_libcst(consumer: Path, tmp_path: Path) -> None:
+    """fixtext.py: a run whose proposals are not kept (cold, or a file edited) makes the
+    plain ones from the text, imports no libcst, and gives what fixes.py gives."""
+    argv = [
+        str(consumer / "widget"), "--against", f"acme @ {(PROVIDER / '0.2').as_uri()}",
+        "--baseline", f"acme @ {(PROVIDER / '0.1').as_uri()}", "--offline",
+        "--cache-dir", str(tmp_path / "cache"), "--format", "json",
+    ]  # fmt: skip
+    env = {**os.environ, "DRIFT_AUDIT_NO_FIX_KEEP": "1", "DRIFT_AUDIT_NO_REPLAY": "1"}
+    made = subprocess.run(
+        [sys.executable, "-c", WARM_RUN, *argv], capture_output=True, text=True, env=env
+    )
+    assert "libcst not imported" in made.stderr, made.stderr
+    by_text = json.loads(made.stdout)["findings"]
+    assert sum(1 for f in by_text if "fix" in f) == 7
+    from auditor import fixtext
+
+    def every_file_to_libcst(*_: object) -> None:
+        return None
+
+    original = fixtext.file_fixes
+    fixtext.file_fixes = every_file_to_libcst  # type: ignore[assignment]
+    try:
+        by_tree = json.loads(audit(consumer, tmp_path, "--format", "json").stdout)["findings"]
+    finally:
+        fixtext.file_fixes = original
+    assert by_text == by_tree

@@ -182,11 +182,12 @@ def test_a_fix_whose_text_would_not_parse_is_never_offered(
     """Item 2, the second guard: with the name checks gone (as if a new kind of fix forgot
     them), the proposal that would give `acme.run(1, class=5)` is still not offered: the
     file with the fix applied must parse."""
-    from auditor import bind, fixes
+    from auditor import bind, fixes, fixtext
 
     monkeypatch.setenv("DRIFT_AUDIT_NO_FIX_KEEP", "1")
     monkeypatch.setattr(bind, "is_keyword_name", lambda name: True)
     monkeypatch.setattr(fixes, "is_keyword_name", lambda name: True)
+    monkeypatch.setattr(fixtext, "is_keyword_name", lambda name: True)
     args, _ = wrapper_args(tmp_path / "providers", "class")
     project = acme.consumer(tmp_path / "project")
     listed = findings(audit(project, args, "--format", "json"))
@@ -200,12 +201,14 @@ def test_a_fixed_text_that_would_not_parse_is_never_written(
     """Item 2, the last guard: with the name checks and the proposals' check gone, --fix
     and --diff still parse the text they would write, refuse it with a warning naming the
     file, and leave it byte for byte."""
-    from auditor import bind, fixes
+    from auditor import bind, fixes, fixtext
 
     monkeypatch.setenv("DRIFT_AUDIT_NO_FIX_KEEP", "1")
     monkeypatch.setattr(bind, "is_keyword_name", lambda name: True)
     monkeypatch.setattr(fixes, "is_keyword_name", lambda name: True)
+    monkeypatch.setattr(fixtext, "is_keyword_name", lambda name: True)
     monkeypatch.setattr(fixes._Source, "parsing", lambda self, path, found: list(found))
+    monkeypatch.setattr(fixtext._Text, "parsing", lambda self, path, made: made)
     args, provider = wrapper_args(tmp_path / "providers", "class")
     project = acme.consumer(tmp_path / "project")
     source = project / "widget" / "__init__.py"
