@@ -84,11 +84,13 @@ def make_project(
     name: str,
     files: Mapping[str, str],
     settings: tuple[str, ...] = (),
+    provider: tuple[str, str] = (ACME_01, ACME_02),
 ) -> Project:
     """tmp_path/`folder` holding `files` and the settings of project `name` (against acme
-    0.2, baseline acme 0.1, then `settings`), with the current folder there."""
-    make_tree(tmp_path / "acme" / "0.1", {"acme/__init__.py": ACME_01})
-    make_tree(tmp_path / "acme" / "0.2", {"acme/__init__.py": ACME_02})
+    0.2, baseline acme 0.1, then `settings`), with the current folder there. `provider`:
+    the text of acme/__init__.py at 0.1 and at 0.2."""
+    make_tree(tmp_path / "acme" / "0.1", {"acme/__init__.py": provider[0]})
+    make_tree(tmp_path / "acme" / "0.2", {"acme/__init__.py": provider[1]})
     root = make_tree(tmp_path / folder, files)
     table = (
         f'[project]\nname = "{name}"\nversion = "1.0"\n',

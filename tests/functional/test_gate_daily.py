@@ -12,9 +12,8 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from auditor.cli import cli
+from tests.scratch import Project, make_project
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -34,53 +33,24 @@ ACME_02 = (
 )
 
 
-class Project:
-    def __init__(self, root: Path, cache: Path) -> None:
-        self.root = root
-        self.cache = cache
-
-    def write(self, rel: str, text: str) -> None:
-        path = self.root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-
-    def jobs(self, text: str) -> None:
-        self.write("widget/jobs.py", "import acme\n\n\n" + text)
-
-    def run(self, *args: str) -> Result:
-        argv = [*args, "--offline", "--cache-dir", str(self.cache)]
-        return CliRunner().invoke(cli, argv, prog_name="drift-audit")
-
-    def json(self, *args: str) -> dict[str, Any]:
-        result = self.run(*args, "--format", "json")
-        assert result.exit_code in (0, 1), result.output
-        data: dict[str, Any] = json.loads(result.stdout)
-        return data
-
-
 @pytest.fixture
 def project(
     tmp_path: Path,
     make_tree: Callable[[Path, Mapping[str, str]], Path],
     monkeypatch: pytest.MonkeyPatch,
 ) -> Project:
-    make_tree(tmp_path / "acme" / "0.1", {"acme/__init__.py": ACME_01})
-    make_tree(tmp_path / "acme" / "0.2", {"acme/__init__.py": ACME_02})
-    root = make_tree(tmp_path / "proj", {"widget/__init__.py": ""})
-    proj = Project(root, tmp_path / "cache")
-    proj.write(
-        "pyproject.toml",
-        '[project]\nname = "widget"\nversion = "1.0"\n\n[tool.drift-audit]\n'
-        f'against = ["acme @ {(tmp_path / "acme" / "0.2").as_uri()}"]\n'
-        f'baseline = "acme @ {(tmp_path / "acme" / "0.1").as_uri()}"\n',
-    )
-    proj.jobs("def work(model):\n    return acme.stop(model)\n")
-    monkeypatch.chdir(root)
-    for var in ("NO_COLOR", "FORCE_COLOR", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    made = make_project(
+        tmp_path, make_tree, monkeypatch,
+        folder="proj", name="widget", files={"widget/__init__.py": ""},
+        provider=(ACME_01, ACME_02),
+    )  # fmt: skip
+    jobs(made, "def work(model):\n    return acme.stop(model)\n")
     monkeypatch.setenv("DRIFT_AUDIT_NO_REPLAY", "1")
-    return proj
+    return made
+
+
+def jobs(project: Project, text: str) -> None:
+    project.write("widget/jobs.py", "import acme\n\n\n" + text)
 
 
 def statuses(data: dict[str, Any]) -> list[tuple[int, str, str]]:
@@ -91,13 +61,13 @@ def statuses(data: dict[str, Any]) -> list[tuple[int, str, str]]:
 
 
 def test_baseline_counts_occurrences_so_a_second_same_shape_break_is_new(project: Project) -> None:
-    project.jobs("def work(m):\n    acme.run(1, old=5)\n")
+    jobs(project, "def work(m):\n    acme.run(1, old=5)\n")
     assert project.run("--write-baseline", "base.json").exit_code == 1
     first = (project.root / "base.json").read_text(encoding="utf-8")
     assert '"count"' not in first  # one occurrence: the file as before counts existed
     assert project.run("--baseline-file", "base.json").exit_code == 0
 
-    project.jobs("def work(m):\n    acme.run(1, old=5)\n    acme.run(2, old=6)\n")
+    jobs(project, "def work(m):\n    acme.run(1, old=5)\n    acme.run(2, old=6)\n")
     result = project.run("--baseline-file", "base.json")
     assert result.exit_code == 1, result.output
     data = project.json("--baseline-file", "base.json")
@@ -135,8 +105,9 @@ def test_a_file_that_does_not_parse_fails_the_gate_and_is_configurable(project: 
 
 
 def test_unused_suppressions_are_a_kind_off_by_default_and_selectable(project: Project) -> None:
-    project.jobs(
-        "def work(m):\n    return acme.stop(m)  # drift-audit: ignore[unexpected-keyword]\n"
+    jobs(
+        project,
+        "def work(m):\n    return acme.stop(m)  # drift-audit: ignore[unexpected-keyword]\n",
     )
     result = project.run()
     assert result.exit_code == 0, result.output
@@ -156,12 +127,13 @@ def test_unused_suppressions_are_a_kind_off_by_default_and_selectable(project: P
 
 
 def test_a_suppression_on_any_line_of_a_multi_line_call_works(project: Project) -> None:
-    project.jobs(
+    jobs(
+        project,
         "def work(m):\n"
         "    return acme.run(\n"
         "        m,\n"
         "        old=5,  # drift-audit: ignore[unexpected-keyword]\n"
-        "    )\n"
+        "    )\n",
     )
     result = project.run()
     assert result.exit_code == 0, result.output
@@ -173,14 +145,15 @@ def test_a_suppression_on_any_line_of_a_multi_line_call_works(project: Project) 
 
 
 def test_each_finding_line_carries_its_severity_word(project: Project) -> None:
-    project.jobs("def work(m):\n    return acme.run(m, old=5)\n")
+    jobs(project, "def work(m):\n    return acme.run(m, old=5)\n")
     result = project.run()
     assert "widget/jobs.py:5:12: error[unexpected-keyword] acme.run()" in result.stdout
 
 
 def test_concise_is_one_line_per_finding_and_long_signatures_are_cut(project: Project) -> None:
-    project.jobs(
-        "def work(m):\n    acme.run(m, old=5)\n    return acme.build(m, kv_cache_specs={})\n"
+    jobs(
+        project,
+        "def work(m):\n    acme.run(m, old=5)\n    return acme.build(m, kv_cache_specs={})\n",
     )
     result = project.run("--format", "concise")
     lines = result.stdout.splitlines()
@@ -198,7 +171,7 @@ def test_concise_is_one_line_per_finding_and_long_signatures_are_cut(project: Pr
 
 
 def test_preexisting_findings_are_counted_and_listed_only_when_asked(project: Project) -> None:
-    project.jobs("def work(m):\n    acme.stop(m, nope=1)\n    return acme.run(m, old=5)\n")
+    jobs(project, "def work(m):\n    acme.stop(m, nope=1)\n    return acme.run(m, old=5)\n")
     result = project.run()
     assert "nope" not in result.stdout
     assert "1 preexisting (listed with --show-preexisting)" in result.stdout
@@ -208,8 +181,9 @@ def test_preexisting_findings_are_counted_and_listed_only_when_asked(project: Pr
 
 
 def test_fix_hints_in_the_report_the_diff_and_the_fix_count(project: Project) -> None:
-    project.jobs(
-        "def work(m):\n    acme.run(m, verbose=False)\n    return acme.run(m, verbose=True)\n"
+    jobs(
+        project,
+        "def work(m):\n    acme.run(m, verbose=False)\n    return acme.run(m, verbose=True)\n",
     )
     result = project.run()
     assert "1 fixable with --fix (1 more with --unsafe-fixes)" in result.stdout
@@ -227,13 +201,14 @@ def test_fix_hints_in_the_report_the_diff_and_the_fix_count(project: Project) ->
 
 
 def test_the_code_frame_gutter_fits_the_widest_line_number(project: Project) -> None:
-    project.jobs(
+    jobs(
+        project,
         "def work(m):\n"  # line 4
         + "    pass\n" * 3
         + "    return acme.run(\n"  # line 8
         + "        m,\n"
         + "        old=5,\n"  # line 10
-        + "    )\n"
+        + "    )\n",
     )
     out = project.run().stdout
     assert "\n     8 |     return acme.run(\n" in out
@@ -242,7 +217,7 @@ def test_the_code_frame_gutter_fits_the_widest_line_number(project: Project) -> 
 
 
 def test_a_single_release_run_does_not_claim_where_the_break_started(project: Project) -> None:
-    project.jobs("def work(m):\n    return acme.run(m, old=5)\n")
+    jobs(project, "def work(m):\n    return acme.run(m, old=5)\n")
     out = project.run().stdout
     assert "broken at 0.2 (the only release audited)" in out
     assert "first audited" not in out and "first broken" not in out
@@ -254,7 +229,7 @@ def test_a_single_release_run_does_not_claim_where_the_break_started(project: Pr
 
 
 def test_junit_has_a_testcase_per_finding_and_failures_for_new_errors(project: Project) -> None:
-    project.jobs("def work(m):\n    acme.stop(m, nope=1)\n    return acme.run(m, old=5)\n")
+    jobs(project, "def work(m):\n    acme.stop(m, nope=1)\n    return acme.run(m, old=5)\n")
     result = project.run("--format", "junit", "-o", "junit.xml")
     assert result.exit_code == 1
     tree = ET.parse(project.root / "junit.xml")
@@ -267,21 +242,22 @@ def test_junit_has_a_testcase_per_finding_and_failures_for_new_errors(project: P
     assert failure is not None and failure.get("type") == "unexpected-keyword"
     assert "old" in (failure.get("message") or "")
 
-    project.jobs("def work(m):\n    return acme.stop(m)\n")
+    jobs(project, "def work(m):\n    return acme.stop(m)\n")
     assert project.run("--format", "junit", "-o", "clean.xml").exit_code == 0
     clean = ET.parse(project.root / "clean.xml").getroot()
     assert [c.get("name") for c in clean.iter("testcase")] == ["no drift found"]
 
 
 def test_sarif_and_json_fixes_carry_exactly_the_text_diff_writes(project: Project) -> None:
-    project.jobs(
+    jobs(
+        project,
         "def work(m):\n"
         "    if m:\n"
         "        return acme.run(\n"
         "            m,\n"
         "            verbose=False,\n"
         "        )\n"
-        "    return None\n"
+        "    return None\n",
     )
     original = (project.root / "widget/jobs.py").read_text(encoding="utf-8")
     sarif = json.loads(project.run("--format", "sarif").stdout)
@@ -305,8 +281,8 @@ def test_sarif_and_json_fixes_carry_exactly_the_text_diff_writes(project: Projec
 def test_json_fixed_entries_leave_out_a_line_the_baseline_file_does_not_know(
     project: Project,
 ) -> None:
-    project.jobs("def work(m):\n    return acme.run(m, old=5)\n")
+    jobs(project, "def work(m):\n    return acme.run(m, old=5)\n")
     project.run("--write-baseline", "base.json")
-    project.jobs("def work(m):\n    return acme.stop(m)\n")
+    jobs(project, "def work(m):\n    return acme.stop(m)\n")
     [entry] = project.json("--baseline-file", "base.json")["fixed"]
     assert "line" not in entry and entry["kind"] == "unexpected-keyword"

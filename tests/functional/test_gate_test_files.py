@@ -10,13 +10,11 @@ provider `acme` as two local folders (0.1, the baseline, and 0.2: `run` lost its
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner, Result
 
-from auditor.cli import cli
+from tests.scratch import Project, make_project
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -27,53 +25,23 @@ ACME_02 = "def run(model):\n    return model\n"
 BREAK = "import acme\n\n\ndef check(model):\n    return acme.run(model, old=5)\n"
 
 
-class Project:
-    def __init__(self, root: Path, cache: Path, table: str) -> None:
-        self.root = root
-        self.cache = cache
-        self.table = table
-
-    def write(self, rel: str, text: str) -> None:
-        path = self.root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-
-    def settings(self, *lines: str) -> None:
-        self.write("pyproject.toml", "\n".join([self.table, *lines]) + "\n")
-
-    def run(self, *args: str) -> Result:
-        argv = [*args, "--offline", "--cache-dir", str(self.cache)]
-        return CliRunner().invoke(cli, argv, prog_name="drift-audit")
-
-    def flags(self, *args: str) -> dict[str, bool]:
-        result = self.run(*args, "--format", "json")
-        assert result.exit_code in (0, 1), result.output
-        data: dict[str, Any] = json.loads(result.stdout)
-        return {f["path"]: f["test"] for f in data["findings"]}
-
-
 @pytest.fixture
 def project(
     tmp_path: Path,
     make_tree: Callable[[Path, Mapping[str, str]], Path],
     monkeypatch: pytest.MonkeyPatch,
 ) -> Project:
-    make_tree(tmp_path / "acme" / "0.1", {"acme/__init__.py": ACME_01})
-    make_tree(tmp_path / "acme" / "0.2", {"acme/__init__.py": ACME_02})
-    root = make_tree(tmp_path / "proj", {"widget/__init__.py": ""})
-    table = (
-        '[project]\nname = "widget"\nversion = "1.0"\n\n[tool.drift-audit]\n'
-        f'against = ["acme @ {(tmp_path / "acme" / "0.2").as_uri()}"]\n'
-        f'baseline = "acme @ {(tmp_path / "acme" / "0.1").as_uri()}"'
-    )
-    proj = Project(root, tmp_path / "cache", table)
-    proj.settings()
-    monkeypatch.chdir(root)
-    for var in ("NO_COLOR", "FORCE_COLOR", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    made = make_project(
+        tmp_path, make_tree, monkeypatch,
+        folder="proj", name="widget", files={"widget/__init__.py": ""},
+        provider=(ACME_01, ACME_02),
+    )  # fmt: skip
     monkeypatch.setenv("DRIFT_AUDIT_NO_REPLAY", "1")
-    return proj
+    return made
+
+
+def flags_of(project: Project, *args: str) -> dict[str, bool]:
+    return {f["path"]: f["test"] for f in project.json(*args)["findings"]}
 
 
 TEST_FILES = [
@@ -102,7 +70,7 @@ def test_each_finding_says_whether_it_is_in_a_test_file(project: Project) -> Non
         for depth in range(2, len(parts)):  # each folder a package, so the scan reads it
             project.write("/".join([*parts[:depth], "__init__.py"]), "")
         project.write(rel, BREAK)
-    flags = project.flags()
+    flags = flags_of(project)
     assert flags == dict.fromkeys(TEST_FILES, True) | dict.fromkeys(LIBRARY_FILES, False)
 
 
