@@ -136,14 +136,14 @@ def is_feature_test(
             right = test.comparators[0]
             return (
                 isinstance(right, ast.Call)
-                and _called(right) in ("dir", "vars")
+                and guards.last_name(right.func) in ("dir", "vars")
                 and len(right.args) == 1
                 and provider(right.args[0])
             )
         return is_feature_test(test.left, provider, module)
     if not isinstance(test, ast.Call) or not test.args:
         return False
-    name, subject = _called(test), test.args[0]
+    name, subject = guards.last_name(test.func), test.args[0]
     if name in ("find_spec", "find_loader"):
         return (
             isinstance(subject, ast.Constant)
@@ -153,11 +153,6 @@ def is_feature_test(
     if name == "hasattr" or (name == "getattr" and len(test.args) == 3):
         return provider(subject)
     return False
-
-
-def _called(call: ast.Call) -> str | None:
-    func = call.func
-    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
 
 
 # ---------------------------------------------------------------- helpers
@@ -209,27 +204,23 @@ def _reads_a_version(node: ast.AST) -> bool:
             return True
         if isinstance(child, ast.Constant) and child.value == "__version__":
             return True  # getattr(module, "__version__", None)
-        if isinstance(child, ast.Call) and _called(child) == "version":
+        if isinstance(child, ast.Call) and guards.last_name(child.func) == "version":
             return True  # importlib.metadata.version(name)
     return False
-
-
-_ORDER = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
-_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
 def _compared_with_param(value: ast.expr, params: list[str]) -> tuple[str, int] | None:
     """(op, index) for `<reading> OP <param>` (the param bare or wrapped in one call)."""
     if not isinstance(value, ast.Compare) or len(value.ops) != 1:
         return None
-    op = _ORDER.get(type(value.ops[0]))
+    op = guards.ORDER.get(type(value.ops[0]))
     if op is None:
         return None
     right = _param_index(value.comparators[0], params)
     if right is not None:
         return op, right
     left = _param_index(value.left, params)
-    return (_FLIPPED[op], left) if left is not None else None
+    return (guards.FLIPPED[op], left) if left is not None else None
 
 
 def _param_index(expr: ast.expr, params: list[str]) -> int | None:
@@ -328,9 +319,11 @@ def decide(
     walked: list[FileFacts],
 ) -> tuple[dict[str, list[VersionGate]], dict[str, list[tuple[int, int]]]]:
     """Per file: the version gates and the guarded line spans its cross-module flags give."""
-    flags = Flags(walked)
     gates: Gates = {}
     guarded: Spans = {}
+    if not any(facts.flag_gates for facts in walked):
+        return gates, guarded  # no test of another module's name: nothing to decide
+    flags = Flags(walked)
     for facts in walked:
         for gate in facts.flag_gates:
             found = flags.evaluate(gate.expr)

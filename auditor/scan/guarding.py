@@ -54,17 +54,21 @@ class Guarding:
         """`if tornado.version_info >= (5, 0): return new()` then `return old()`: the lines
         after an `if` whose one branch always leaves run only when the other is taken.
         True when they are guarded as the branches are (a version or feature test)."""
-        expr = self.reader.expr(node.test, self._source_of(node.test))
         following = [n for n in rest if isinstance(n, ast.stmt)]
-        if expr is None or len(following) != len(rest):
+        body_leaves = leaves(node.body) and not node.orelse
+        if len(following) != len(rest) or not (body_leaves or leaves(node.orelse)):
             return False
-        if leaves(node.body) and not node.orelse:
-            self._gate(following, flags.negate(expr))
-        elif leaves(node.orelse) and not leaves(node.body):
-            self._gate(following, expr)
-        else:
+        if not body_leaves and leaves(node.body):
             return False
+        expr = self._read(node.test)  # only now: most `if`s leave no branch
+        if expr is None:
+            return False
+        self._gate(following, flags.negate(expr) if body_leaves else expr)
         return expr.vague or expr.test is not None
+
+    def _read(self, test: ast.expr) -> FlagExpr | None:
+        """What a test stands for (scan/flags.Reader), read with its source lines."""
+        return self.reader.expr(test, self._source_of(test))
 
     def _skipped_unless(self, node: FunctionNode) -> bool:
         """`@pytest.mark.skipif(NUMPY_LT_2_0, ...)`: the body runs only when the condition
@@ -76,7 +80,7 @@ class Guarding:
             if getattr(decorator.func, "attr", None) != "skipif":
                 continue
             condition = decorator.args[0]
-            expr = self.reader.expr(condition, self._source_of(condition))
+            expr = self._read(condition)
             if expr is not None:
                 self._gate(node.body, flags.negate(expr))
                 skipped = skipped or expr.ref is None
@@ -89,7 +93,7 @@ class Guarding:
         for name in names:
             self.flags.pop(name, None)
             self.named.pop(name, None)
-        expr = self.reader.expr(node.value, self._source_of(node.value))
+        expr = self._read(node.value)
         for name in names:
             if expr is not None and name not in self.assigned and len(node.targets) == 1:
                 if expr.test is not None:
@@ -160,7 +164,9 @@ class Guarding:
                 self._body(node.body)
             with self._context(fallback=True):
                 self._body(node.orelse)
-        elif (expr := self.reader.expr(node.test, self._source_of(node.test))) is None:
+            return
+        expr = self._read(node.test)
+        if expr is None:
             self._narrow(node.test)
             self._children(node)
         elif expr.ref is not None:  # another module's flag: decided once all are walked
@@ -197,7 +203,7 @@ class Guarding:
         """`np.asfarray if NUMPY_LT_2_0 else np.asarray`: both sides share the test's lines,
         so a flag or a version or feature test guards both (no line gate can tell them)."""
         self.visit(node.test)
-        guarded = self.reader.expr(node.test, self._source_of(node.test)) is not None
+        guarded = self._read(node.test) is not None
         with self._context(guarded=guarded):
             self.visit(node.body)
             self.visit(node.orelse)

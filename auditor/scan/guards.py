@@ -28,7 +28,7 @@ _WORD_SPLIT = re.compile(r"_+|(?<=[a-z0-9])(?=[A-Z])")
 _VERSION_HINT = re.compile(r"version|parse|importlib", re.IGNORECASE)
 
 
-def _last_name(node: ast.expr) -> str | None:
+def last_name(node: ast.expr) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
@@ -40,7 +40,7 @@ def _catches_import_failure(handler: ast.ExceptHandler) -> bool:
     if handler.type is None:
         return True
     kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return any(_last_name(kind) in _IMPORT_FAILURES for kind in kinds)
+    return any(last_name(kind) in _IMPORT_FAILURES for kind in kinds)
 
 
 def caught(handler: ast.ExceptHandler) -> frozenset[str]:
@@ -48,7 +48,7 @@ def caught(handler: ast.ExceptHandler) -> frozenset[str]:
     if handler.type is None:
         return frozenset({"BaseException"})
     kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return frozenset(name for name in map(_last_name, kinds) if name)
+    return frozenset(name for name in map(last_name, kinds) if name)
 
 
 _BROAD = frozenset({"Exception", "BaseException"})
@@ -114,16 +114,16 @@ def suppresses_import_failure(node: ast.With | ast.AsyncWith) -> bool:
     """`with contextlib.suppress(ImportError):` and the like."""
     for item in node.items:
         expr = item.context_expr
-        if not isinstance(expr, ast.Call) or _last_name(expr.func) != "suppress":
+        if not isinstance(expr, ast.Call) or last_name(expr.func) != "suppress":
             continue
-        if any(_last_name(arg) in _IMPORT_FAILURES for arg in expr.args):
+        if any(last_name(arg) in _IMPORT_FAILURES for arg in expr.args):
             return True
     return False
 
 
 def is_type_checking(test: ast.expr) -> bool:
     """`if TYPE_CHECKING:` or `if typing.TYPE_CHECKING:`."""
-    return _last_name(test) == "TYPE_CHECKING"
+    return last_name(test) == "TYPE_CHECKING"
 
 
 def _is_version_word(identifier: str) -> bool:
@@ -134,11 +134,11 @@ def _mentions_version(node: ast.AST) -> bool:
     if isinstance(node, ast.Name):
         return _is_version_word(node.id)
     if isinstance(node, ast.Attribute):
-        if node.attr == "metadata" and _last_name(node.value) == "importlib":
+        if node.attr == "metadata" and last_name(node.value) == "importlib":
             return True
         return _is_version_word(node.attr)
     if isinstance(node, ast.Call):
-        return _last_name(node.func) == "parse"
+        return last_name(node.func) == "parse"
     return False
 
 
@@ -154,8 +154,8 @@ def is_version_check(test: ast.expr, source: str | None = None) -> bool:
 
 # ---------------------------------------------------------------- decided version tests
 
-_ORDER = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
-_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+ORDER = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _VERSION_TUPLES = frozenset({"version_info", "VERSION", "__version_info__", "VERSION_INFO"})
 _VERSION_WRAPPERS = frozenset({"Version", "parse", "parse_version", "LooseVersion"})
 
@@ -177,14 +177,14 @@ def version_test(
         return flags.get(test.id)
     if not isinstance(test, ast.Compare) or len(test.ops) != 1:
         return None
-    op = _ORDER.get(type(test.ops[0]))
+    op = ORDER.get(type(test.ops[0]))
     if op is None:
         return None
     left, right = test.left, test.comparators[0]
     read = _version_reading(left, resolve)
     literal = _version_literal(right)
     if read is None or literal is None:
-        read, literal, op = _version_reading(right, resolve), _version_literal(left), _FLIPPED[op]
+        read, literal, op = _version_reading(right, resolve), _version_literal(left), FLIPPED[op]
     if read is None or literal is None:
         return None
     module, prefix, wrapped = read
@@ -200,7 +200,7 @@ def _version_reading(expr: ast.expr, resolve: Callable[[str], str | None]) -> Re
     `m.version_info[0]` (1), `m.version_info[:2]` (2), `Version(m.__version__)` (0, wrapped:
     compared as packaging compares releases)."""
     if isinstance(expr, ast.Call):
-        if _last_name(expr.func) not in _VERSION_WRAPPERS or len(expr.args) != 1:
+        if last_name(expr.func) not in _VERSION_WRAPPERS or len(expr.args) != 1:
             return None
         inner = expr.args[0]
         if isinstance(inner, ast.Attribute) and inner.attr == "__version__":
@@ -237,7 +237,7 @@ def _module_of(expr: ast.expr, resolve: Callable[[str], str | None]) -> str | No
 
 
 def _version_literal(expr: ast.expr) -> tuple[int, ...] | int | None:
-    if isinstance(expr, ast.Call) and _last_name(expr.func) in _VERSION_WRAPPERS:
+    if isinstance(expr, ast.Call) and last_name(expr.func) in _VERSION_WRAPPERS:
         if len(expr.args) == 1 and isinstance(expr.args[0], ast.Constant):
             text = expr.args[0].value
             if isinstance(text, str) and _RELEASE.fullmatch(text):
