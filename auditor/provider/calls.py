@@ -422,23 +422,8 @@ def _served_shapes(frame: Frame, func: ast.expr) -> Any:
 
 def _class_body(frame: Frame, path: str) -> dict[str, Any] | None:
     """The names a provider class's body binds, through the imports that re-export it."""
-    for _ in range(8):
-        module, _, name = path.rpartition(".")
-        if not module or not frame.ev.host.owns(path):
-            return None
-        try:
-            facts = frame.ev.namespace(module)
-        except Stop:
-            return None
-        if facts is None:
-            return None
-        if name in facts.class_bodies:
-            return facts.class_bodies[name]
-        value = facts.values.get(name)
-        if not isinstance(value, Ref) or value.module or value.path == path:
-            return None
-        path = value.path
-    return None
+    found = frame.ev_binding(path)
+    return found[0].class_bodies.get(found[1]) if found is not None else None
 
 
 def _fully_known(model: Any) -> bool:

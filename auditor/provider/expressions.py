@@ -66,6 +66,13 @@ class Expressions:
 
     def ev_function(self, path: str) -> Function | None:
         """The provider function a path names, through the imports that re-export it."""
+        found = self.ev_binding(path)
+        value = found[0].values.get(found[1]) if found is not None else None
+        return value if isinstance(value, Function) else None
+
+    def ev_binding(self, path: str) -> tuple[ModuleFacts, str] | None:
+        """The provider module and name where a path's binding is made (not re-exported:
+        a def, a class, a value), through the imports that re-export it."""
         for _ in range(8):
             module, _, name = path.rpartition(".")
             if not module or not self.ev.host.owns(path):
@@ -74,9 +81,11 @@ class Expressions:
                 facts = self.ev.namespace(module)
             except Stop:
                 return None
-            value = facts.values.get(name) if facts is not None else None
+            if facts is None:
+                return None
+            value = facts.values.get(name)
             if not isinstance(value, Ref) or value.module or value.path == path:
-                return value if isinstance(value, Function) else None
+                return facts, name
             path = value.path
         return None
 
