@@ -20,6 +20,7 @@ What it takes: a CallShape and two Signatures. What it gives: Problems. Pure fun
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -237,8 +238,10 @@ def left_out(shape: CallShape, signature: Signature) -> list[Param]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)  # the same defaults, release after release
 def literal_value(text: str) -> object:
-    """The value of source text that is a literal; NOT_LITERAL for anything else (opaque)."""
+    """The value of source text that is a literal; NOT_LITERAL for anything else (opaque).
+    Only compared, never changed: a cached list or dict is shared."""
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):

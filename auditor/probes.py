@@ -11,12 +11,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from auditor.sources import has_extension
+from auditor.sources import file_digest, has_extension, text_sha256
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
@@ -39,6 +38,11 @@ class ProbedTree:
         text = self.tree.read_text(path)
         self._files[path] = digest_of(text)
         return text
+
+    def digest(self, path: str) -> str | None:
+        """sources.file_digest() of the tree, recorded as reading the file would be."""
+        found = self._files[path] = file_digest(self.tree, path)
+        return found
 
     def is_dir(self, path: str) -> bool:
         found = self.tree.is_dir(path)
@@ -105,7 +109,7 @@ class Answers:
     def digest(self, path: str) -> str | None:
         if path in self._digests:
             return self._digests[path]
-        found = digest_of(self.tree.read_text(path))
+        found = file_digest(self.tree, path)
         if self._keep:
             self._digests[path] = found
         return found
@@ -132,4 +136,4 @@ class CheckedRelease:
 
 
 def digest_of(text: str | None) -> str | None:
-    return None if text is None else hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+    return None if text is None else text_sha256(text)

@@ -35,7 +35,7 @@ from auditor.model import (
     interpreter,
 )
 from auditor.provider.paths import candidates, module_files
-from auditor.sources import has_extension
+from auditor.sources import file_digest, has_extension
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -72,6 +72,7 @@ class ResolutionMemo:
         self._index: dict[str, dict[tuple[str, ...], dict[tuple[str, ...], tuple[int, Any]]]] = {}
         self.indexed = not os.environ.get("DRIFT_AUDIT_NO_MEMO_INDEX")
         self._dirty = False
+        self._decoded: dict[int, tuple[Any, Resolution]] = {}  # id(value) -> (value, it read)
         self.hits = 0
         self.misses = 0
         self.answered: set[str] = set()  # modules whose lookups a hit answered unparsed
@@ -179,17 +180,31 @@ class ResolutionMemo:
             return
         entries = document.get("entries")
         for key, rows in entries.items() if isinstance(entries, dict) else ():
-            kept = (
-                [entry for row in rows if (entry := _entry(key, row)) is not None]
-                if isinstance(rows, list)
-                else []
-            )
+            kept = []
+            for row in rows if isinstance(rows, list) else ():
+                entry = _entry(key, row)
+                if entry is not None:
+                    deps, value, resolution = entry
+                    kept.append((deps, value))
+                    if resolution is not None:
+                        self._decoded[id(value)] = (value, resolution)
             if kept:
                 self._entries[key] = kept
 
+    def resolution(self, value: Any) -> Resolution:
+        """A stored resolution's value read back, once per run (a timeline's releases share
+        most answers)."""
+        known = self._decoded.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        resolution = resolution_from_json(value)
+        self._decoded[id(value)] = (value, resolution)
+        return resolution
 
-def _entry(key: str, row: object) -> tuple[Deps, Any] | None:
-    """One stored (deps, value) pair, if it has the shape save() writes."""
+
+def _entry(key: str, row: object) -> tuple[Deps, Any, Resolution | None] | None:
+    """One stored (deps, value) pair, if it has the shape save() writes, and the value read
+    back (None for a `moved:` answer)."""
     if not isinstance(row, list) or len(row) != 2 or not isinstance(row[0], list):
         return None
     deps_rows, value = row
@@ -198,15 +213,16 @@ def _entry(key: str, row: object) -> tuple[Deps, Any] | None:
         for d in deps_rows
     ):
         return None
+    resolution = None
     try:
         if key.startswith("moved:"):
             if not isinstance(value, dict) or not isinstance(value.get("found"), (str, type(None))):
                 return None
-        elif not _well_typed(resolution_from_json(value)):
+        elif not _well_typed(resolution := resolution_from_json(value)):
             return None
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
-    return tuple((m, d) for m, d in deps_rows), value
+    return tuple((m, d) for m, d in deps_rows), value, resolution
 
 
 def _well_typed(resolution: Resolution) -> bool:
@@ -263,7 +279,7 @@ class MemoizedProvider:
             return known[0]
         stored = self.memo.lookup_with_modules(key, self._digest)
         if stored is not None:
-            resolution = resolution_from_json(stored[0])
+            resolution = self.memo.resolution(stored[0])
             self._keep(key, resolution, stored[1])
             return resolution
         real = self._real()
@@ -321,11 +337,10 @@ class MemoizedProvider:
         found = []
         for candidate in candidates(module):
             try:
-                text = self.tree.read_text(candidate)
+                digest = file_digest(self.tree, candidate)
             except (UnicodeDecodeError, OSError):
                 return f"{candidate}:unreadable"  # the resolver reports such a module unknown
-            if text is not None:
-                digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+            if digest is not None:
                 found.append(f"{candidate}:{digest}")
         if found:
             return " ".join(found)

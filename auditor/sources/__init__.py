@@ -32,6 +32,26 @@ class SourceTree(Protocol):
         """Every `.py` and `.pyi` path in the tree, sorted (consumers are scanned whole)."""
 
 
+def file_digest(tree: SourceTree, path: str) -> str | None:
+    """What a file of the tree holds, as `text_sha256` of its text; None when there is no such
+    file. A tree that knows it without reading the file (remote.WheelTree keeps each member's
+    digest beside it) says so through `digest`; another is read. UnicodeDecodeError and
+    OSError as read_text."""
+    probe = getattr(tree, "digest", None)
+    if probe is not None:
+        found: str | None = probe(path)
+        return found
+    text = tree.read_text(path)
+    return None if text is None else text_sha256(text)
+
+
+def text_sha256(text: str) -> str:
+    """The sha256 of a provider file's text (what the memo and release reuse compare)."""
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+
+
 def has_extension(tree: SourceTree, base: str) -> bool:
     """Whether the tree holds an extension module at `base` (`pkg/mod`, no suffix): a tree
     that can say has `has_extension`; one that cannot (a test's tree) holds none."""

@@ -6,6 +6,7 @@
 #     local/<sha256[:16]>/                    the same for local wheels/sdists (direct references)
 #     members/<index key>/<sha256>/listing.json  a wheel read by ranges: members, where they lie
 #     members/<index key>/<sha256>/files/<path>  the members read so far (verified, inflated)
+#     members/<index key>/<sha256>/digests.json  each member's text sha256, once computed
 #     pages/<index key>/<name>.json           parsed project pages, fresh for PAGE_TTL_SECONDS
 #     resolutions/, chains/                   the provider lookup memo and the call-chain memo
 #     tmp/                                    downloads and extractions in progress
@@ -29,7 +30,8 @@
 # Every write is atomic: files via temp + rename; trees are built in tmp/ and renamed into
 # place with their release.json and manifest.json (sha256 of every file) inside, so a tree
 # folder that exists is complete. What is read back is checked: a tree against its manifest,
-# a listing against the sha256 it carries, a member against its size and CRC (remote.py).
+# a listing (and digests.json) against the sha256 it carries, a member against its size and CRC
+# (remote.py).
 # A tree's files are read through its manifest: one that vanishes during the audit (another
 # process cleared the cache) is an error, never an absent module. A wheel read by ranges has a
 # tree folder holding only release.json (extra["members"] names its members/ folder); its
@@ -72,6 +74,7 @@ RECORD = "release.json"
 MANIFEST = "manifest.json"
 EXTENSIONS = "extensions"  # a record's extra: the extension modules of an extracted tree
 LISTING = "listing.json"
+DIGESTS = "digests.json"  # beside a listing: its members' text digests (remote.WheelTree)
 CACHE_HINT = f"pass --cache-dir (or set {CACHE_ENV}) to a writable folder"
 MAX_RECORD_BYTES = 16 << 20  # release.json, manifest.json, index.json: small JSON
 MAX_LISTING_BYTES = 256 << 20  # a listing of every member of a big wheel, or a page
@@ -481,19 +484,52 @@ class MemberStore:
         return f"MemberStore({str(self.fs.root / self.folder)!r})"
 
     def load_listing(self) -> dict[str, Any]:
-        """The stored listing; {} when there is none or it fails its own sha256."""
-        data = self.fs.read_json(f"{self.folder}/{LISTING}", limit=MAX_LISTING_BYTES)
-        digest = data.pop("sha256", None)
-        if data and digest != _digest(data):
+        """The stored listing; {} when there is none or it fails its own sha256.
+
+        The seal is the sha256 of the file's own bytes without it (`_save_sealed` writes it
+        last), checked before parsing; a listing sealed the older way (the sha256 of its
+        sorted JSON) is still read, and sealed again the newer way."""
+        data, sealed = self._load_sealed(LISTING)
+        if not data or sealed:
+            return data
+        if data.pop("sha256", None) != _digest(data):
             log.warning(
                 "the cached listing %s is damaged; reading it again", self.fs.path(self.folder)
             )
             return {}
+        self.save_listing(data)  # read faster from now on
         return data
 
     def save_listing(self, data: dict[str, Any]) -> None:
-        sealed = {**data, "sha256": _digest(data)}
-        self._write(LISTING, json.dumps(sealed, separators=(",", ":")).encode())
+        self._save_sealed(LISTING, data)
+
+    def load_digests(self) -> dict[str, Any]:
+        """What save_digests kept (each member's text digest); {} when absent or damaged."""
+        data, sealed = self._load_sealed(DIGESTS)
+        return data if sealed else {}
+
+    def save_digests(self, data: dict[str, Any]) -> None:
+        self._save_sealed(DIGESTS, data)
+
+    def _load_sealed(self, name: str) -> tuple[dict[str, Any], bool]:
+        """A stored JSON object, and whether it carries _save_sealed's seal of its bytes
+        (then without the seal's key)."""
+        try:
+            raw = self.fs.read(f"{self.folder}/{name}", limit=MAX_LISTING_BYTES)
+            data = json.loads(raw) if raw is not None else {}
+        except (OSError, ValueError, RecursionError):
+            return {}, False
+        if not isinstance(data, dict) or raw is None:
+            return {}, False
+        if _sealed_bytes(raw, data.get("sha256")):
+            del data["sha256"]
+            return data, True
+        return data, False
+
+    def _save_sealed(self, name: str, data: dict[str, Any]) -> None:
+        body = json.dumps(data, separators=(",", ":")).encode()
+        seal = hashlib.sha256(body).hexdigest().encode()
+        self._write(name, body[:-1] + _SEAL + seal + b'"}')
 
     def read(self, name: str) -> bytes | None:
         rel = self._member(name)
@@ -549,6 +585,20 @@ def same_version(a: object, b: str) -> bool:
         return Version(a) == Version(b)
     except InvalidVersion:
         return a == b
+
+
+_SEAL = b',"sha256":"'  # a listing's last key: the sha256 of the bytes before it, closed
+
+
+def _sealed_bytes(raw: bytes | None, digest: object) -> bool:
+    """Whether `raw` ends with save_listing's seal and the seal is its bytes' sha256."""
+    if raw is None or not isinstance(digest, str):
+        return False
+    tail = _SEAL + digest.encode("ascii", "replace") + b'"}'
+    if not raw.endswith(tail):
+        return False
+    body = raw[: -len(tail)] + b"}"
+    return hashlib.sha256(body).hexdigest() == digest
 
 
 def _digest(data: dict[str, Any]) -> str:

@@ -107,6 +107,7 @@ class Index:
         self.offline = offline
         self._fetcher = fetcher
         self._pages: dict[str, tuple[str, list[DistFile]]] = {}
+        self._trees: list[WheelTree] = []  # the wheels read by ranges, to keep their digests
 
     @property
     def bytes_fetched(self) -> int:
@@ -119,7 +120,10 @@ class Index:
         return self._fetcher.requests_made
 
     def close(self) -> None:
-        """Stop background fetches and close kept-alive connections (optional)."""
+        """Stop background fetches and close kept-alive connections, and keep the member
+        digests the wheels read by ranges computed (optional)."""
+        for tree in self._trees:
+            tree.keep_digests()
         self._fetcher.close()
 
     @property
@@ -145,23 +149,40 @@ class Index:
         if pin is not None:
             return [self.release(name, pin)]
         versions = self._matching(name, req.specifier, pre=pre)
-        if len(versions) == 1:
-            return [self.release(name, versions[0])]
-        # Side by side: opening a wheel is a few requests one after another (its tail, the
-        # rest of its directory, its metadata), waiting on the network, not the processor.
-        from concurrent.futures import ThreadPoolExecutor
+        # The cached ones first, one after another (reading them is the processor's work:
+        # threads would only take turns); then the others side by side, since opening a
+        # wheel is a few requests one after another (its tail, the rest of its directory,
+        # its metadata), waiting on the network, not the processor.
+        found: dict[str, Release] = {}
+        for version in versions:
+            if (cached := self._from_cache(name, version)) is not None:
+                found[version] = cached
+        missing = [v for v in versions if v not in found]
+        if len(missing) > 1:
+            from concurrent.futures import ThreadPoolExecutor
 
-        with ThreadPoolExecutor(RELEASE_WORKERS, thread_name_prefix="drift-audit-open") as pool:
-            return list(pool.map(lambda v: self.release(name, v), versions))
+            with ThreadPoolExecutor(RELEASE_WORKERS, thread_name_prefix="drift-audit-open") as pool:
+                opened = pool.map(lambda v: self._open(name, v), missing)
+                found.update(zip(missing, opened, strict=True))
+        else:
+            found.update((v, self._open(name, v)) for v in missing)
+        return [found[v] for v in versions]
 
     def release(self, name: str, version: str) -> Release:
         """One release by exact version (PEP 440 equality), from the cache when it is there."""
         name = canonicalize_name(name)
+        return self._from_cache(name, version) or self._open(name, version)
+
+    def _from_cache(self, name: str, version: str) -> Release | None:
         for url in self.urls:  # a tree is reused only for the index it came from
             found = self.cache.find_tree(url, name, version)
             cached = self._cached_release(*found) if found is not None else None
             if cached is not None:
                 return cached
+        return None
+
+    def _open(self, name: str, version: str) -> Release:
+        """One release from the index (not in the cache)."""
         try:
             index_url, files = self._project(name)
         except FetchError as exc:
@@ -353,6 +374,7 @@ class Index:
         self, record: TreeRecord, listing: Listing, store: MemberStore, bytes_fetched: int = 0
     ) -> Release:
         tree = WheelTree(listing, store, self._fetcher, packages=record.import_names)
+        self._trees.append(tree)
         return Release(
             name=record.name,
             version=record.version,

@@ -22,13 +22,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import re
 import threading
 import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from auditor.errors import ArchiveError, FetchError
-from auditor.sources import limits
+from auditor.sources import limits, text_sha256
 from auditor.sources.archive import extension_paths, wheel_rel, wheel_target
 from auditor.sources.fetch import Downloaded, NotFound, verify
 from auditor.sources.trees import (
@@ -70,6 +71,7 @@ MERGE_GAP = 4 * 1024  # members closer than this are fetched in one range
 WHOLE_BELOW = 2 * TAIL_BYTES  # a wheel this small is downloaded whole, in one request
 OFFLINE_HINT = "run once without --offline to fill the cache, or pass --cache-dir of a filled cache"
 LISTING_VERSION = 3  # 3: the extension modules are listed
+DIGESTS_VERSION = 1  # digests.json: [member, crc, size, sha256 of its text]
 
 
 def wants_ranges(file: DistFile) -> bool:
@@ -121,13 +123,13 @@ class Listing:
         try:
             if data.get("version") != LISTING_VERSION:
                 return None
-            members = tuple(_member_from_json(row) for row in data["members"])
+            members = _members_from_json(data["members"])
             if not all(isinstance(p, str) or p is None for p in data["paths"]):
                 return None
             paths = {
                 p: m for p, m in zip(data["paths"], members, strict=True) if isinstance(p, str)
             }
-            if any(safe_relative(p) != p for p in paths):
+            if not all(safe_relative(p) == p for p in paths):
                 return None
             url, size = data["url"], data["size"]
             if not isinstance(url, str) or not url.startswith(("http://", "https://")):
@@ -144,17 +146,26 @@ class Listing:
             return None
 
 
-def _member_from_json(row: object) -> Member:
-    """A Member from its cached row; ValueError unless every field has the right type and a
-    name safe to store under."""
-    if not isinstance(row, list) or len(row) != len(Member._fields):
+_FIELDS = len(Member._fields)
+
+
+def _members_from_json(rows: object) -> tuple[Member, ...]:
+    """Every member of a cached listing, checked column by column; ValueError when any row
+    does not fit."""
+    if not isinstance(rows, list):
+        raise ValueError("not a member list")
+    if not all(type(row) is list and len(row) == _FIELDS for row in rows):
         raise ValueError("not a member row")
-    name, *numbers = row
-    if not isinstance(name, str) or not safe_relative(name):
-        raise ValueError("an unsafe member name")
-    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in numbers):
-        raise ValueError("a member field is not a non-negative integer")
-    return Member.from_json(row)
+    if not rows:
+        return ()
+    names, *numbers = zip(*rows, strict=True)
+    for column in numbers:
+        if set(map(type, column)) != {int} or min(column) < 0:
+            raise ValueError("a member field is not a non-negative integer")
+    for name in names:
+        if type(name) is not str or not safe_relative(name):
+            raise ValueError("an unsafe member name")
+    return tuple(map(Member._make, rows))
 
 
 @dataclass(frozen=True)
@@ -364,6 +375,8 @@ class WheelTree:
         self._held: dict[str, bytes] = {}  # fetched but not stored (an unwritable cache)
         self._hashes: dict[str, bytes] | None = None
         self._hashes_lock = threading.Lock()
+        self._digests: dict[str, str] | None = None  # member -> text sha256 (digests.json)
+        self._digested = 0  # how many of them were read from digests.json
         self.strict = False
 
     def __repr__(self) -> str:
@@ -379,6 +392,41 @@ class WheelTree:
         member = self._member(path)
         return None if member is None else self._content(member)
 
+    def digest(self, path: str) -> str | None:
+        """sources.file_digest() of a member without reading it when it was digested before
+        (in any run: the store keeps them, see keep_digests); None when there is no such
+        file. A kept digest counts only for the member of the same CRC and size."""
+        member = self._member(path)
+        if member is None:
+            return None
+        digests = self._known_digests()
+        found = digests.get(member.name)
+        if found is None:
+            text = self.read_text(path)
+            if text is None:
+                return None
+            found = digests[member.name] = text_sha256(text)
+        return found
+
+    def keep_digests(self) -> None:
+        """Store the digests this run added (an unwritable store keeps none: only slower)."""
+        digests = self._digests
+        if digests is None or len(digests) == self._digested:
+            return
+        by_name = {m.name: m for m in self.listing.members}
+        rows = [
+            [name, by_name[name].crc, by_name[name].size, digest]
+            for name, digest in sorted(digests.items())
+            if name in by_name
+        ]
+        self._store.save_digests({"version": DIGESTS_VERSION, "members": rows})
+
+    def _known_digests(self) -> dict[str, str]:
+        if self._digests is None:
+            self._digests = _digests_from_json(self._store.load_digests(), self.listing)
+            self._digested = len(self._digests)
+        return self._digests
+
     def is_dir(self, path: str) -> bool:
         rel = safe_relative(path)
         return rel is not None and rel in self._dirs
@@ -389,7 +437,13 @@ class WheelTree:
 
     @functools.cached_property
     def _dirs(self) -> frozenset[str]:
-        return frozenset({"", *(p.rsplit("/", i)[0] for p in self._paths for i in _depths(p))})
+        dirs = {""}
+        for path in self._paths:  # each path's folders, up to the first one already seen
+            folder = path.rpartition("/")[0]
+            while folder not in dirs:
+                dirs.add(folder)
+                folder = folder.rpartition("/")[0]
+        return frozenset(dirs)
 
     def walk(self) -> Iterator[str]:
         """Every .py/.pyi under the import names; fetched ahead, since a walk reads them all."""
@@ -438,7 +492,14 @@ class WheelTree:
         return None if rel is None else self._paths.get(rel)
 
     def _known(self, name: str) -> bool:
-        return name in self._pending or name in self._held or self._store.has(name)
+        """Stored, on its way, or digested before (it was read, so stored: one that is gone
+        since is fetched when it is read)."""
+        return (
+            name in self._pending
+            or name in self._held
+            or name in self._known_digests()
+            or self._store.has(name)
+        )
 
     def _content(self, member: Member) -> bytes:
         future = self._pending.pop(member.name, None)
@@ -506,6 +567,31 @@ class WheelTree:
         return parse_record(decode_source(data))
 
 
+def _digests_from_json(data: dict[str, Any], listing: Listing) -> dict[str, str]:
+    """Member -> text digest, from digests.json: only rows of the right shape whose member
+    the listing has with the same CRC and size (anything else is left out: read again)."""
+    rows = data.get("members") if data.get("version") == DIGESTS_VERSION else None
+    if not isinstance(rows, list):
+        return {}
+    by_name = {m.name: m for m in listing.members}
+    found: dict[str, str] = {}
+    for row in rows:
+        if not (isinstance(row, list) and len(row) == 4):
+            continue
+        name, crc, size, digest = row
+        member = by_name.get(name) if isinstance(name, str) else None
+        if member is not None and (crc, size) == (member.crc, member.size) and _hex64(digest):
+            found[name] = digest
+    return found
+
+
+def _hex64(value: object) -> bool:
+    return isinstance(value, str) and len(value) == 64 and _HEX.fullmatch(value) is not None
+
+
+_HEX = re.compile(r"[0-9a-f]{64}")
+
+
 def _tree_paths(members: Iterable[Member]) -> dict[str, Member]:
     """Tree path -> member, as extraction would lay them out (a later member wins)."""
     paths: dict[str, Member] = {}
@@ -515,10 +601,6 @@ def _tree_paths(members: Iterable[Member]) -> dict[str, Member]:
         if target is not None:
             paths[target] = member
     return paths
-
-
-def _depths(path: str) -> range:
-    return range(1, path.count("/") + 1)
 
 
 def _top(path: str) -> str:

@@ -130,6 +130,8 @@ def test_another_index_with_the_same_wheels_is_asked_and_kept_apart(
         assert b.count("/simple/") > 0 and b.count("/files/") > 0
         for member in (cache / "members").rglob("files/acme/__init__.py"):
             member.unlink()  # A's run must fetch this member again, from its listing's URL
+        for digests in (cache / "members").rglob("digests.json"):
+            digests.unlink()  # (with its digest kept, nothing needs to read it again)
         seen_a, seen_b = len(a.requests), len(b.requests)
         assert requests_of(audit(project, a.url, cache)) > 0
         assert len(a.requests) > seen_a

@@ -148,6 +148,28 @@ def test_damaged_records_of_a_tree_are_a_miss(
 # --------------------------------------------------------------------------- ranged members
 
 
+def forget_digests(cache: Path) -> None:
+    """Remove the members' kept digests (digests.json): a member is read again only when
+    the audit needs its text, which a kept digest can spare it."""
+    for digests in (cache / "members").rglob("digests.json"):
+        digests.unlink()
+
+
+def test_a_damaged_member_whose_digest_is_kept_is_not_needed(
+    tmp_path: Path, consumer: Path, index: FakeIndex
+) -> None:
+    """The lookups a member answered are kept by its text's digest, and the digest beside
+    the listing: the next audit answers them without reading the member at all."""
+    cache = tmp_path / "cache"
+    first = sound(audit(consumer, "acme==1.0", cache, "--index-url", index.url))
+    [core] = (cache / "members").rglob("files/acme/core.py")
+    damage_flip(core)
+    before = index.count("/files/")
+    result = audit(consumer, "acme==1.0", cache, "--index-url", index.url, "--offline")
+    assert sound(result) == first
+    assert index.count("/files/") == before
+
+
 @pytest.mark.parametrize("damage", ["truncated", "flipped"])
 def test_a_damaged_member_is_fetched_again(
     damage: str, tmp_path: Path, consumer: Path, index: FakeIndex
@@ -156,6 +178,7 @@ def test_a_damaged_member_is_fetched_again(
     sound(audit(consumer, "acme==1.0", cache, "--index-url", index.url))
     [core] = (cache / "members").rglob("files/acme/core.py")
     DAMAGES[damage](core)
+    forget_digests(cache)
     before = index.count("/files/")
     warnings = sound(audit(consumer, "acme==1.0", cache, "--index-url", index.url))
     assert "acme/core.py of acme-1.0-py3-none-any.whl in the cache is damaged" in warnings
@@ -170,6 +193,7 @@ def test_a_damaged_member_offline_is_one_line_naming_it(
     sound(audit(consumer, "acme==1.0", cache, "--index-url", index.url))
     [core] = (cache / "members").rglob("files/acme/core.py")
     damage_flip(core)
+    forget_digests(cache)
     result = audit(consumer, "acme==1.0", cache, "--index-url", index.url, "--offline")
     line = error_line(result)
     assert line == (
