@@ -42,7 +42,14 @@ from auditor.sources.fetch import Fetcher, NotFound
 from auditor.sources.indexcache import load_projects, store_projects
 from auditor.sources.local import direct_reference
 from auditor.sources.pipconf import IndexSettings, default_index_url, read_index_settings
-from auditor.sources.remote import Listing, Opened, WheelTree, open_wheel, wants_ranges
+from auditor.sources.remote import (
+    LISTING_VERSION,
+    Listing,
+    Opened,
+    WheelTree,
+    open_wheel,
+    wants_ranges,
+)
 from auditor.sources.root import cache_root
 from auditor.sources.simple import (
     ACCEPT,
@@ -362,9 +369,12 @@ class Index:
         if not key:
             return record.release(tree_dir, files)
         store = self.cache.members(key)
-        listing = Listing.from_json(store.load_listing())
+        data = store.load_listing()
+        listing = Listing.from_json(data)
         if listing is None:
             return None
+        if data.get("version") != LISTING_VERSION:  # an older form, still read: kept anew
+            store.save_listing(listing.to_json())
         for url in (self.settings.index_url, *self.settings.extra_index_urls):
             if url:  # members not cached yet may need the index's credentials
                 self._fetcher.remember_credentials(url)

@@ -35,6 +35,7 @@ from auditor.sources.fetch import Downloaded, NotFound, verify
 from auditor.sources.trees import (
     PY_SUFFIXES,
     Metadata,
+    all_clean,
     decode_source,
     import_form,
     read_core_metadata,
@@ -56,7 +57,7 @@ from auditor.sources.zipdir import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator, Sequence
     from concurrent.futures import Future
     from pathlib import Path
 
@@ -70,7 +71,7 @@ TAIL_BYTES = 256 * 1024  # wheels end with .dist-info, then the central director
 MERGE_GAP = 4 * 1024  # members closer than this are fetched in one range
 WHOLE_BELOW = 2 * TAIL_BYTES  # a wheel this small is downloaded whole, in one request
 OFFLINE_HINT = "run once without --offline to fill the cache, or pass --cache-dir of a filled cache"
-LISTING_VERSION = 3  # 3: the extension modules are listed
+LISTING_VERSION = 4  # 3: the extension modules are listed; 4: by columns
 DIGESTS_VERSION = 1  # digests.json: [member, crc, size, sha256 of its text]
 
 
@@ -104,14 +105,18 @@ class Listing:
         return cls(filename, url, size, members, _tree_paths(members), frozenset(extensions))
 
     def to_json(self) -> dict[str, Any]:
+        """By columns: the members' names, then each numeric field of them all; each
+        member's tree path, null where it is the member's name, false where it has none."""
         where = {m.name: path for path, m in self.paths.items()}
+        columns = list(zip(*self.members, strict=True)) if self.members else [()] * _FIELDS
         return {
             "version": LISTING_VERSION,
             "filename": self.filename,
             "url": self.url,
             "size": self.size,
-            "members": [m.to_json() for m in self.members],
-            "paths": [where.get(m.name) for m in self.members],
+            "names": list(columns[0]),
+            "columns": [list(c) for c in columns[1:]],
+            "paths": [_path_json(where.get(m.name), m.name) for m in self.members],
             "extensions": sorted(self.extensions),
         }
 
@@ -121,15 +126,23 @@ class Listing:
         holds anything this code would not have written (a member name that climbs out of
         the store, a negative offset, a URL that is not HTTP(S))."""
         try:
-            if data.get("version") != LISTING_VERSION:
+            version = data.get("version")
+            if version == LISTING_VERSION:
+                members, clean = _members_from_columns(data["names"], data["columns"])
+                paths = _paths_from_json(data["paths"], members)
+                # a null path is the member's name: checked with the names when all are clean
+                checked = [p for p in data["paths"] if isinstance(p, str)] if clean else [*paths]
+            elif version == 3:  # by rows, a tree path or null for each (read, not written)
+                members = _members_from_rows(data["members"])
+                if not all(isinstance(p, str) or p is None for p in data["paths"]):
+                    return None
+                paths = {
+                    p: m for p, m in zip(data["paths"], members, strict=True) if isinstance(p, str)
+                }
+                checked = [*paths]
+            else:
                 return None
-            members = _members_from_json(data["members"])
-            if not all(isinstance(p, str) or p is None for p in data["paths"]):
-                return None
-            paths = {
-                p: m for p, m in zip(data["paths"], members, strict=True) if isinstance(p, str)
-            }
-            if not all(safe_relative(p) == p for p in paths):
+            if not all_clean(checked) and not all(safe_relative(p) == p for p in paths):
                 return None
             url, size = data["url"], data["size"]
             if not isinstance(url, str) or not url.startswith(("http://", "https://")):
@@ -147,11 +160,25 @@ class Listing:
 
 
 _FIELDS = len(Member._fields)
+_member = functools.partial(tuple.__new__, Member)  # Member._make without its frame
 
 
-def _members_from_json(rows: object) -> tuple[Member, ...]:
-    """Every member of a cached listing, checked column by column; ValueError when any row
-    does not fit."""
+def _members_from_columns(names: object, columns: object) -> tuple[tuple[Member, ...], bool]:
+    """The members of a listing by columns, and whether every name is clean (as safe_relative
+    leaves it); ValueError unless every name is safe to store under and every field is a
+    non-negative integer, for every member."""
+    if not isinstance(names, list) or not isinstance(columns, list):
+        raise ValueError("not member columns")
+    if len(columns) != _FIELDS - 1 or not all(
+        isinstance(c, list) and len(c) == len(names) for c in columns
+    ):
+        raise ValueError("member columns of unequal lengths")
+    clean = _check_members(names, columns) if names else True
+    return tuple(map(_member, zip(names, *columns, strict=True))), clean
+
+
+def _members_from_rows(rows: object) -> tuple[Member, ...]:
+    """The members of a version 3 listing, a row each; ValueError as above."""
     if not isinstance(rows, list):
         raise ValueError("not a member list")
     if not all(type(row) is list and len(row) == _FIELDS for row in rows):
@@ -159,13 +186,41 @@ def _members_from_json(rows: object) -> tuple[Member, ...]:
     if not rows:
         return ()
     names, *numbers = zip(*rows, strict=True)
-    for column in numbers:
-        if set(map(type, column)) != {int} or min(column) < 0:
+    _check_members(names, numbers)
+    return tuple(map(_member, rows))
+
+
+def _check_members(names: Sequence[Any], numbers: Sequence[Sequence[Any]]) -> bool:
+    """ValueError as above; whether every name is clean."""
+    for column in numbers:  # column by column, at C speed: thousands a release
+        if set(map(type, column)) != {int} or min(column) < 0:  # type(): no bools
             raise ValueError("a member field is not a non-negative integer")
-    for name in names:
-        if type(name) is not str or not safe_relative(name):
-            raise ValueError("an unsafe member name")
-    return tuple(map(Member._make, rows))
+    if set(map(type, names)) != {str}:
+        raise ValueError("a member name is not text")
+    if all_clean(names):
+        return True
+    if not all(map(safe_relative, names)):
+        raise ValueError("an unsafe member name")
+    return False
+
+
+def _path_json(path: str | None, name: str) -> str | bool | None:
+    return False if path is None else None if path == name else path
+
+
+def _paths_from_json(rows: object, members: tuple[Member, ...]) -> dict[str, Member]:
+    """Tree path -> member from to_json's `paths` (null: the member's name; false: none)."""
+    if not isinstance(rows, list) or len(rows) != len(members):
+        raise ValueError("not a path for each member")
+    paths: dict[str, Member] = {}
+    for path, member in zip(rows, members, strict=True):
+        if path is None:
+            paths[member.name] = member
+        elif isinstance(path, str):
+            paths[path] = member
+        elif path is not False:
+            raise ValueError("not a tree path")
+    return paths
 
 
 @dataclass(frozen=True)
@@ -301,8 +356,9 @@ def _is_record(rel: str) -> bool:
 
 
 def _dist_info(listing: Listing) -> str:
-    infos = sorted({m.name.split("/", 1)[0] for m in listing.members if "/" in m.name})
-    return next((i for i in infos if i.endswith(".dist-info")), "missing.dist-info")
+    """The first top folder (sorted) named `*.dist-info`."""
+    infos = {n.split("/", 1)[0] for m in listing.members if ".dist-info/" in (n := m.name)}
+    return min((i for i in infos if i.endswith(".dist-info")), default="missing.dist-info")
 
 
 def _read_metadata(

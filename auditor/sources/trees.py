@@ -26,7 +26,7 @@ from auditor.config import read_toml_file
 from auditor.files import Refused, read_file, read_under
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Sequence
 
 log = logging.getLogger("drift_audit")
 
@@ -234,6 +234,18 @@ def _valid_name(name: str, path: str) -> bool:
 # A path safe_relative() leaves as it is (most paths): no empty, `.` or `..` part, no `\\`
 # or NUL, no drive; matched at C speed (a release's listing names thousands).
 CLEAN_RELATIVE = re.compile(r"(?!\.\.?(?:/|\Z))[^/\\\x00:]+(?:/(?!\.\.?(?:/|\Z))[^/\\\x00]+)*\Z")
+
+
+_ALL_CLEAN = re.compile(
+    r"(?:(?!\.\.?(?:/|\n))[^/\\\x00:\n]+(?:/(?!\.\.?(?:/|\n|\Z))[^/\\\x00\n]+)*\n)*"
+    r"(?!\.\.?(?:/|\Z))[^/\\\x00:\n]+(?:/(?!\.\.?(?:/|\n|\Z))[^/\\\x00\n]+)*"
+)
+
+
+def all_clean(paths: Sequence[str]) -> bool:
+    """Whether safe_relative() leaves every one of these paths as it is, in one match (a
+    False may still hold safe paths: ask each then)."""
+    return not paths or _ALL_CLEAN.fullmatch("\n".join(paths)) is not None
 
 
 def safe_relative(path: str) -> str | None:

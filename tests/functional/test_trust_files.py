@@ -77,11 +77,11 @@ def test_cache_listing_member_names_never_write_outside_the_cache(
     for listing in (cache / "members").glob("*/*/listing.json"):
 
         def rename(data: dict[str, object]) -> None:
-            members = data["members"]
-            assert isinstance(members, list)
-            for row in members:
-                if row[0].endswith("acme/__init__.py"):
-                    row[0] = "../../../../victim"
+            names = data["names"]
+            assert isinstance(names, list)
+            for i, name in enumerate(names):
+                if name.endswith("acme/__init__.py"):
+                    names[i] = "../../../../victim"
 
         _reseal(listing, rename)
     for stored in (cache / "members").glob("*/*/files/acme/__init__.py"):

@@ -396,6 +396,31 @@ def test_an_unreadable_cached_listing_is_read_again_from_the_index(
     assert json.loads(listing.read_text())["version"] == remote.LISTING_VERSION
 
 
+def test_a_listing_kept_by_rows_is_read_offline_and_kept_again_by_columns(
+    server: Server, tmp_path: Path, indexes: list[Index]
+) -> None:
+    """Version 3 listings (a row per member) from before are still read, with no request,
+    and kept again in the current form."""
+    build_wheel(server.folder)
+    _release(_open(server, tmp_path / "cache", indexes)).tree.read_text("acme/core.py")
+    [listing] = (tmp_path / "cache" / "members").glob("*/*/listing.json")
+    now = json.loads(listing.read_text())
+    rows = [list(row) for row in zip(now["names"], *now["columns"], strict=True)]
+    paths = [
+        None if path is False else name if path is None else path
+        for name, path in zip(now["names"], now["paths"], strict=True)
+    ]
+    old = {k: v for k, v in now.items() if k not in ("names", "columns", "paths", "sha256")}
+    old |= {"version": 3, "members": rows, "paths": paths}
+    text = json.dumps(old, sort_keys=True, separators=(",", ":"))
+    listing.write_text(json.dumps({**old, "sha256": hashlib.sha256(text.encode()).hexdigest()}))
+    again = _open(server, tmp_path / "cache", indexes, offline=True)
+    assert _release(again).tree.read_text("acme/core.py") == SOURCES["acme/core.py"]
+    assert again.requests_made == 0
+    kept = json.loads(listing.read_text())
+    assert (kept["version"], kept["names"], kept["paths"]) == (4, now["names"], now["paths"])
+
+
 def test_offline_reads_cached_members_and_names_a_missing_one(
     server: Server, tmp_path: Path, indexes: list[Index]
 ) -> None:

@@ -209,12 +209,12 @@ def test_a_listing_that_fails_its_sha256_is_read_again(
     sound(audit(consumer, "acme==1.0", cache, "--index-url", index.url))
     [listing] = (cache / "members").rglob("listing.json")
     data = json.loads(listing.read_text())
-    data["members"][0][1] += 1  # still JSON, one offset off
+    data["columns"][0][0] += 1  # still JSON, one offset off
     listing.write_text(json.dumps(data))
     before = index.count("/files/")
     assert "listing" in sound(audit(consumer, "acme==1.0", cache, "--index-url", index.url))
     assert index.count("/files/") == before + 1  # the tail again
-    assert json.loads(listing.read_text())["members"][0][1] == data["members"][0][1] - 1
+    assert json.loads(listing.read_text())["columns"][0][0] == data["columns"][0][0] - 1
 
 
 # --------------------------------------------------------------------------- offline
