@@ -68,6 +68,7 @@ class ResolutionMemo:
         followed as a link; default the memo's own folder)."""
         self.path = path
         self._entries: dict[str, list[tuple[Deps, Any]]] = {}
+        self._unread: dict[str, list[Any]] = {}  # key -> its stored rows, checked when asked
         # key -> the modules an entry depends on -> their digests -> (entry's rank, value)
         self._index: dict[str, dict[tuple[str, ...], dict[tuple[str, ...], tuple[int, Any]]]] = {}
         self.indexed = not os.environ.get("DRIFT_AUDIT_NO_MEMO_INDEX")
@@ -101,7 +102,7 @@ class ResolutionMemo:
         """lookup(), and the modules the answer depends on."""
         if self.indexed:
             return self._indexed_lookup(key, digest_of)
-        for deps, value in self._entries.get(key, ()):
+        for deps, value in self._rows(key):
             if all(digest_of(module) == digest for module, digest in deps):
                 modules = tuple(module for module, _ in deps)
                 self.count_hit(modules)
@@ -132,13 +133,14 @@ class ResolutionMemo:
 
     def _groups(self, key: str) -> dict[tuple[str, ...], dict[tuple[str, ...], tuple[int, Any]]]:
         groups: dict[tuple[str, ...], dict[tuple[str, ...], tuple[int, Any]]] = {}
-        for rank, (deps, value) in enumerate(self._entries.get(key, ())):
+        for rank, (deps, value) in enumerate(self._rows(key)):
             modules = tuple(m for m, _ in deps)
             table = groups.setdefault(modules, {})
             table.setdefault(tuple(d for _, d in deps), (rank, value))
         return groups
 
     def store(self, key: str, deps: Deps, value: Any) -> None:
+        self._rows(key)
         entries = self._entries.setdefault(key, [])
         if all(existing != deps for existing, _ in entries):
             entries.append((deps, value))
@@ -153,6 +155,8 @@ class ResolutionMemo:
         """Write the memo atomically (a temp file renamed into place); errors only warn."""
         if self.path is None or not self._dirty:
             return
+        for key in list(self._unread):
+            self._rows(key)  # what does not fit is left out, as ever
         document = {
             "format": FORMAT,
             "entries": {
@@ -180,8 +184,16 @@ class ResolutionMemo:
             return
         entries = document.get("entries")
         for key, rows in entries.items() if isinstance(entries, dict) else ():
+            if isinstance(rows, list):
+                self._unread[key] = rows
+
+    def _rows(self, key: str) -> list[tuple[Deps, Any]]:
+        """The entries of one key, its stored rows checked on the first ask (a run asks a
+        few hundred of the thousands a timeline keeps); a row that does not fit is dropped."""
+        rows = self._unread.pop(key, None)
+        if rows is not None:
             kept = []
-            for row in rows if isinstance(rows, list) else ():
+            for row in rows:
                 entry = _entry(key, row)
                 if entry is not None:
                     deps, value, resolution = entry
@@ -190,6 +202,7 @@ class ResolutionMemo:
                         self._decoded[id(value)] = (value, resolution)
             if kept:
                 self._entries[key] = kept
+        return self._entries.get(key, [])
 
     def resolution(self, value: Any) -> Resolution:
         """A stored resolution's value read back, once per run (a timeline's releases share
