@@ -22,6 +22,9 @@ $(RUN_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e .
+	@# bytecode now, as pip compiles an installed wheel: with PYTHONDONTWRITEBYTECODE=1 set
+	@# (some CI runners), an editable install would compile every module on every run
+	$(PY) -m compileall -q auditor
 	@touch $(RUN_STAMP)
 
 $(STAMP): $(RUN_STAMP)

@@ -17,8 +17,6 @@
 
 from __future__ import annotations
 
-import configparser
-import difflib
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,11 +26,6 @@ from auditor.errors import ConfigError
 from auditor.files import read_file
 from auditor.kinds import Kind
 from auditor.model import LeftOut
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
 
 PYPROJECT = "pyproject.toml"
 TABLE = "drift-audit"
@@ -155,6 +148,9 @@ def check_kinds(slugs: tuple[str, ...], where: str) -> tuple[str, ...]:
 
 def unknown_kind_hint(slug: str) -> str:
     """What to say of a kind that is not one: the closest kind, and where they are listed."""
+    import difflib  # here, as configparser and tomllib: a run with no mistake and no
+    # pyproject.toml imports none of them
+
     close = difflib.get_close_matches(slug, [k.slug for k in Kind], n=1)
     mistyped = f"did you mean {close[0]!r}? " if close else ""
     return f"{mistyped}`drift-audit --list-kinds` lists them"
@@ -199,6 +195,11 @@ MAX_TOML_BYTES = 16 << 20  # a pyproject.toml; anything bigger is not one
 def load_toml(text: str) -> dict[str, Any]:
     """Parse TOML; ValueError (with the parser's reason) for invalid or absurdly nested
     documents (tomllib recurses: 500 nested arrays exhaust the stack)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -251,6 +252,8 @@ def _check_keys(table: dict[str, Any], path: Path) -> None:
 
 
 def _key_hint(key: str) -> str:
+    import difflib
+
     close = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
     valid = ", ".join(KEYS)
     return f"did you mean {close[0]!r}? valid keys: {valid}" if close else f"valid keys: {valid}"
@@ -346,6 +349,8 @@ def entry_points_from_pyproject(text: str) -> tuple[str, ...]:
 
 def entry_points_from_txt(text: str) -> tuple[str, ...]:
     """Object references in a dist-info's `entry_points.txt` (every group), sorted."""
+    import configparser
+
     parser = configparser.ConfigParser(interpolation=None, delimiters=("=",))
     parser.optionxform = str  # type: ignore[assignment, method-assign]
     try:

@@ -231,6 +231,8 @@ def _commit_all(staged: Sequence[_Staged]) -> None:
 
 @dataclass
 class _Staged:
+    """One output written to a temporary name, renamed into place with the others."""
+
     path: Path  # as the user gave it, for messages
     folder: _DirFd
     name: str

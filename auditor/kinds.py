@@ -26,6 +26,8 @@ class Severity(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class KindSpec:
+    """One kind of finding: its slug, default severity, message template and summary."""
+
     slug: str
     severity: Severity
     template: str

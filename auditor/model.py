@@ -54,6 +54,8 @@ def is_test_path(path: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Location:
+    """A span of a consumer file: 1-based lines, 1-based columns."""
+
     path: str
     line: int
     column: int
@@ -123,6 +125,8 @@ class Edge:
 
 @dataclass(frozen=True, slots=True)
 class Unparsable:
+    """A consumer file the scan could not read or parse, and why."""
+
     path: str
     reason: str
     line: int = 1
@@ -161,6 +165,8 @@ class ParamKind(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Param:
+    """One parameter of a provider callable's signature."""
+
     name: str
     kind: ParamKind
     default: str | None = None  # source text of the default; None means required
@@ -260,6 +266,8 @@ class Lookup(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
+    """What looking up a dotted path in a provider release found."""
+
     status: Lookup
     path: str  # the dotted path that was looked up
     symbol: Symbol | None = None
@@ -337,6 +345,8 @@ class Status(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Finding:
+    """One call site that breaks (or changes) at a target release: the report's unit."""
+
     kind: Kind
     location: Location
     scope: str
@@ -425,6 +435,8 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class ConsumerInfo:
+    """The consumer audited: its name, version and where it came from."""
+
     name: str
     version: str | None
     origin: str  # "folder /abs/path", "installed", "index", ...
@@ -435,6 +447,8 @@ class ConsumerInfo:
 
 @dataclass(frozen=True, slots=True)
 class ProviderInfo:
+    """A provider audited: its baseline and targets."""
+
     name: str
     baseline: str | None
     targets: tuple[str, ...]
@@ -444,6 +458,8 @@ class ProviderInfo:
 
 @dataclass(frozen=True, slots=True)
 class Stats:
+    """What an audit read and did, for the report's footer and the benchmarks."""
+
     files_scanned: int = 0
     call_sites: int = 0
     provider_modules_loaded: int = 0  # parsed in this run
@@ -513,6 +529,8 @@ class LeftOut:
 
 @dataclass(frozen=True, slots=True)
 class Report:
+    """One audit's result: what every reporter renders."""
+
     consumer: ConsumerInfo
     provider: ProviderInfo
     findings: tuple[Finding, ...]
@@ -592,6 +610,8 @@ class BlastRadius:
 
 @dataclass(frozen=True, slots=True)
 class EcosystemReport:
+    """One provider release over its dependents: what each consumer's audit gave."""
+
     provider: str
     target: str
     baseline: str | None  # given for all; None: inferred per consumer

@@ -72,6 +72,8 @@ class ProbedTree:
 
 @dataclass(frozen=True)
 class Probes:
+    """Every answer a provider tree gave while one release was checked."""
+
     files: tuple[tuple[str, str | None], ...]  # path -> sha256 of its text, None: no file
     dirs: tuple[tuple[str, bool], ...]
     extensions: tuple[tuple[str, bool], ...] = ()  # module path -> an extension module there
@@ -125,6 +127,8 @@ class Answers:
 
 @dataclass(frozen=True)
 class CheckedRelease:
+    """A release checked: its sites, the answers its tree gave, its verdicts."""
+
     version: str
     import_names: tuple[str, ...]
     sites: tuple[Site, ...]

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
+    """Where an audit is, for the status line."""
+
     stage: str  # "resolving", "scanning", "fetching", "checking vllm 0.17.0", ...
     done: int  # releases checked
     total: int  # releases to check (0: not known yet)

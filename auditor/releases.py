@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import contextlib
-import difflib
 import logging
 import re
 from dataclasses import replace
@@ -53,6 +52,8 @@ def select_targets(
 def _with_requirement_hint(exc: AuditError, spec: str, consumer: Release | None) -> AuditError:
     """A provider the index does not have as asked, named like one the consumer requires
     (`vlm` for `vllm`): the error says which it may have meant."""
+    import difflib
+
     try:
         name = canonicalize_name(parse_spec(spec).name)
     except BadSpecError:

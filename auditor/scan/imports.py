@@ -43,6 +43,8 @@ def root_of(path: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Entry:
+    """One name an import binds, and where it points."""
+
     key: str  # the bound name (or the dotted module of a plain `import a.b`)
     target: str
     site: int | None  # index into ImportRecorder.sites when the target is the provider's

@@ -73,6 +73,8 @@ class Layout:
 
 @dataclass(frozen=True)
 class _Entry:
+    """One member of an archive, read on demand."""
+
     name: str
     kind: str  # "file", "dir" or "link" (anything not a regular file or folder)
     read: Callable[[], bytes]  # never more than `size` bytes

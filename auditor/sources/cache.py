@@ -221,6 +221,8 @@ class CachedTree(FolderTree):
 
 @dataclass(frozen=True)
 class CachedPage:
+    """A project page from the cache, and how old it is."""
+
     files: list[DistFile]
     age: float  # seconds since it was fetched
 

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import logging
 import re
@@ -98,6 +97,8 @@ def _from_index(arg: str, index: Index) -> Release:
             hint=CONSUMER_HINT,
         ) from exc
     if not req.url and not req.specifier:
+        import difflib
+
         command = difflib.get_close_matches(arg, SUBCOMMANDS, n=1, cutoff=0.75)
         mistyped = f"did you mean the command `{command[0]}`? or " if command else ""
         raise ConsumerNotFoundError(

@@ -120,6 +120,8 @@ class _Retryable(Exception):
 
 @dataclass(frozen=True)
 class Page:
+    """A page fetched from the index."""
+
     body: bytes
     content_type: str
     url: str  # after redirects: relative links resolve against it
@@ -127,6 +129,8 @@ class Page:
 
 @dataclass(frozen=True)
 class Downloaded:
+    """A file downloaded whole: its sha256 and the bytes it took."""
+
     sha256: str
     network_bytes: int  # 0 for a file:// URL
 

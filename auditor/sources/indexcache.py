@@ -44,6 +44,8 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 @dataclass(frozen=True)
 class CachedProjects:
+    """The index's project list from the cache, and how old it is."""
+
     names: list[str]  # canonical, sorted
     age: float  # seconds since the root page was fetched
 

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import configparser
 import importlib
 import logging
 import os
@@ -131,6 +130,8 @@ MAX_CONFIG_BYTES = 1 << 20  # a pip.conf (PIP_CONFIG_FILE=/dev/zero is not one)
 
 
 def _read_one(path: Path) -> dict[tuple[str, str], str]:
+    import configparser
+
     parser = configparser.RawConfigParser()
     try:
         if not path.exists():

@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import base64
-import csv
 import hashlib
 import io
 import logging
@@ -317,6 +316,8 @@ def check_record(name: str, data: bytes, hashes: dict[str, bytes], filename: str
 
 def parse_record(text: str) -> dict[str, bytes]:
     """A wheel's RECORD: member path -> sha256 digest (rows without a sha256 are left out)."""
+    import csv
+
     hashes: dict[str, bytes] = {}
     for row in csv.reader(io.StringIO(text)):
         if len(row) < 2 or not row[1].startswith("sha256="):
