@@ -465,10 +465,12 @@ class WheelTree:
         return found
 
     def keep_digests(self) -> None:
-        """Store the digests this run added (an unwritable store keeps none: only slower)."""
-        digests = self._digests
-        if digests is None or len(digests) == self._digested:
+        """Store the digests this run added, with any another run kept meanwhile (an
+        unwritable store keeps none: only slower)."""
+        if self._digests is None or len(self._digests) == self._digested:
             return
+        kept = _digests_from_json(self._store.load_digests(), self.listing)
+        digests = {**kept, **self._digests}
         by_name = {m.name: m for m in self.listing.members}
         rows = [
             [name, by_name[name].crc, by_name[name].size, digest]

@@ -22,13 +22,13 @@ import struct
 import zlib
 from dataclasses import dataclass
 from stat import S_ISLNK
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from auditor.errors import ArchiveError
 from auditor.sources import limits
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable
 
 log = logging.getLogger("drift_audit")
 
@@ -74,14 +74,6 @@ class Member(NamedTuple):  # a tuple: thousands are loaded from the cache on eve
     @property
     def is_link(self) -> bool:
         return S_ISLNK(self.external >> 16)
-
-    def to_json(self) -> list[object]:
-        return list(self)
-
-    @classmethod
-    def from_json(cls, row: Sequence[Any]) -> Member:
-        """From `to_json`'s list (TypeError when it has the wrong length)."""
-        return cls._make(row)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from auditor.errors import ArchiveError, FetchError
-from auditor.sources import fetch, open_index, remote
+from auditor.sources import fetch, open_index, remote, text_sha256
 from auditor.sources.remote import WheelTree
 from auditor.sources.trees import FolderTree
 from auditor.sources.zipdir import Member, merge_spans, parse_record
@@ -394,6 +394,34 @@ def test_an_unreadable_cached_listing_is_read_again_from_the_index(
     assert tree.read_text("acme/core.py") == SOURCES["acme/core.py"]
     assert again.requests_made == 1  # the tail; the member itself was still in the store
     assert json.loads(listing.read_text())["version"] == remote.LISTING_VERSION
+
+
+def test_member_digests_are_kept_and_two_runs_digests_add_up(
+    server: Server, tmp_path: Path, indexes: list[Index]
+) -> None:
+    """A digest is the sha256 of the member's text; digests.json keeps those of every run
+    that digested members (one run's does not replace another's), and a run that has them
+    answers without reading the member (offline, no request)."""
+    build_wheel(server.folder)
+    cache = tmp_path / "cache"
+    first, second = _open(server, cache, indexes), _open(server, cache, indexes)
+    one, two = _release(first).tree, _release(second).tree
+    assert one.digest("acme/core.py") == text_sha256(SOURCES["acme/core.py"])
+    assert two.digest("acme/extra.py") == text_sha256(SOURCES["acme/extra.py"])
+    assert one.digest("acme/nothere.py") is None
+    first.close()
+    second.close()  # after the first run kept its digest: both are kept
+    [kept] = (cache / "members").glob("*/*/digests.json")
+    assert {row[0] for row in json.loads(kept.read_text())["members"]} == {
+        "acme/core.py",
+        "acme/extra.py",
+    }
+    for member in (cache / "members").rglob("files/acme/*.py"):
+        member.unlink()
+    again = _open(server, cache, indexes, offline=True)
+    tree = _release(again).tree
+    assert tree.digest("acme/extra.py") == text_sha256(SOURCES["acme/extra.py"])
+    assert again.requests_made == 0
 
 
 def test_a_listing_kept_by_rows_is_read_offline_and_kept_again_by_columns(
