@@ -1,0 +1,106 @@
+"""The console script leaves an audit without the interpreter's teardown (auditor.cli.script):
+what it prints, writes and exits with is what a normal exit gives.
+
+A scratch project (tests/scratch.py: provider acme 0.1 -> 0.2, local folders, offline) is
+audited by the installed `drift-audit` script and by `python -m auditor`, each with and
+without DRIFT_AUDIT_NO_FAST_EXIT=1, in subprocesses: the same exit status, the same report
+on stdout and in the `-o` file, the same stderr. A run that cannot audit (exit 2) and one
+whose stdout is closed early (a pipe to `head`) behave as before too.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.scratch import Project, make_project
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+BREAK = "import acme\n\n\ndef work(model):\n    acme.stop(model, reason='done')\n"
+SCRIPT = Path(sys.executable).with_name("drift-audit")
+COMMANDS = {"script": [str(SCRIPT)], "module": [sys.executable, "-m", "auditor"]}
+
+
+@pytest.fixture
+def project(
+    tmp_path: Path,
+    make_tree: Callable[[Path, Mapping[str, str]], Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> Project:
+    made = make_project(
+        tmp_path, make_tree, monkeypatch,
+        folder="proj", name="widget", files={"widget/__init__.py": "", "widget/jobs.py": BREAK},
+    )  # fmt: skip
+    monkeypatch.setenv("DRIFT_AUDIT_NO_REPLAY", "1")
+    return made
+
+
+def run(project: Project, command: str, *args: str, fast: bool) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "DRIFT_AUDIT_NO_FAST_EXIT"}
+    if not fast:
+        env["DRIFT_AUDIT_NO_FAST_EXIT"] = "1"
+    argv = [*COMMANDS[command], *args, "--offline", "--cache-dir", str(project.cache)]
+    return subprocess.run(argv, cwd=project.root, env=env, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_an_audit_prints_writes_and_exits_as_a_normal_exit_does(
+    project: Project, command: str
+) -> None:
+    if command == "script" and not SCRIPT.is_file():
+        pytest.skip(f"{SCRIPT} is not installed")
+    run(project, command, "--format", "json", fast=False)  # both compared runs are warm
+    outcomes = []
+    report = project.root / "report.sarif"
+    for fast in (True, False):
+        printed = run(project, command, "--format", "json", fast=fast)
+        written = run(project, command, "--format", "sarif", "-o", str(report), fast=fast)
+        seen = (printed.returncode, _steady(printed.stdout), printed.stderr)
+        kept = (written.returncode, written.stdout, written.stderr, _steady(report.read_text()))
+        outcomes.append((*seen, *kept))
+    assert outcomes[0] == outcomes[1]
+    status, stdout, _, written_status, nothing, _, sarif = outcomes[0]
+    assert (status, written_status, nothing) == (1, 1, "")
+    assert '"kind": "unexpected-keyword"' in stdout
+    assert '"ruleId": "unexpected-keyword"' in sarif
+    assert sarif.rstrip().endswith("}")
+
+
+def _steady(text: str) -> str:
+    """The report without what changes from one run to the next: how long it took."""
+    return re.sub(r'"(seconds|startTimeUtc|endTimeUtc)": [^,\n]+', r'"\1": _', text)
+
+
+def test_a_run_that_cannot_audit_says_so_and_exits_2_either_way(project: Project) -> None:
+    outcomes = [run(project, "module", "nothing-here==9", fast=fast) for fast in (True, False)]
+    assert [(o.returncode, o.stdout, o.stderr) for o in outcomes] == [
+        (2, "", outcomes[1].stderr)
+    ] * 2
+    assert "error" in outcomes[0].stderr and "Traceback" not in outcomes[0].stderr
+
+
+def test_stdout_closed_early_exits_as_before(project: Project) -> None:
+    statuses = []
+    for fast in (True, False):
+        env = {k: v for k, v in os.environ.items() if k != "DRIFT_AUDIT_NO_FAST_EXIT"}
+        if not fast:
+            env["DRIFT_AUDIT_NO_FAST_EXIT"] = "1"
+        argv = [*COMMANDS["module"], "--format", "json", "--offline"]
+        argv += ["--cache-dir", str(project.cache)]
+        audit = subprocess.Popen(
+            argv, cwd=project.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        assert audit.stdout is not None and audit.stderr is not None
+        audit.stdout.close()  # nobody reads the report
+        stderr = audit.stderr.read().decode()
+        audit.stderr.close()
+        statuses.append((audit.wait(timeout=60), "Traceback" in stderr))
+    assert statuses[0] == statuses[1]
