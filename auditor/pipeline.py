@@ -463,11 +463,15 @@ def _check_provider(
 def _prefetch_all(releases: Iterable[Release | None], scan: ConsumerScan) -> None:
     """Start fetching every release's modules at once: lazy trees download concurrently."""
     targets = {s.target for s in scan.sites}  # a big consumer: ~80,000 sites, ~5% distinct
+    paths: dict[tuple[str, ...], list[str]] = {}  # the same for each release of a provider
     for release in releases:
         prefetch = getattr(release.tree, "prefetch", None) if release is not None else None
         if release is not None and prefetch is not None:
-            owned = [t for t in targets if t.split(".")[0] in release.import_names]
-            prefetch(sorted({path for target in owned for path in module_files(target)}))
+            names = release.import_names
+            if names not in paths:
+                owned = [t for t in targets if t.split(".")[0] in names]
+                paths[names] = sorted({path for target in owned for path in module_files(target)})
+            prefetch(paths[names])
 
 
 def _verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Verdict, ...]:

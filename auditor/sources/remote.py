@@ -433,6 +433,7 @@ class WheelTree:
         self._hashes_lock = threading.Lock()
         self._digests: dict[str, str] | None = None  # member -> text sha256 (digests.json)
         self._digested = 0  # how many of them were read from digests.json
+        self._asked: set[str] = set()  # the paths prefetch() was given
         self.strict = False
 
     def __repr__(self) -> str:
@@ -517,7 +518,11 @@ class WheelTree:
         if self._fetcher.offline:
             return
         wanted: dict[str, Member] = {}
+        asked = self._asked
         for path in paths:
+            if path in asked:  # stored, on its way, digested or absent: as it was then
+                continue
+            asked.add(path)
             member = self._member(path)
             if member is None or member.name in wanted or self._known(member.name):
                 continue
