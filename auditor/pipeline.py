@@ -523,8 +523,9 @@ class _VerdictMemo:
     def check(self, site: Site, api: MemoizedProvider) -> Verdict:
         entries = self._seen.setdefault(site, [])
         for (queries, moves), verdict in entries:
-            same = all(
-                api.resolve(d, module_only=m, from_import=f) == r for (d, m, f, r) in queries
+            same = all(  # `is` first: the memo hands the same answer object to each release
+                (got := api.resolve(d, module_only=m, from_import=f)) is r or got == r
+                for (d, m, f, r) in queries
             )
             if same and all(api.moved(d) == answer for d, answer in moves):
                 self.reused += 1
