@@ -498,7 +498,6 @@ def _release_verdicts(release: Release, sites: Sequence[Site], work: _Work) -> t
             return earlier.verdicts
     tree = ProbedTree(release.tree)
     api = MemoizedProvider(tree, release.import_names, release.version, work.memo(release.name))
-    api.prefetch({site.target for site in sites})
     verdicts = tuple(work.verdicts.check(site, api) for site in sites)
     work.modules_loaded += api.modules_loaded
     work.checked.append(

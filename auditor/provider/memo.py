@@ -34,7 +34,7 @@ from auditor.model import (
     SymbolKind,
     interpreter,
 )
-from auditor.provider.paths import candidates, module_files
+from auditor.provider.paths import candidates
 from auditor.sources import file_digest, has_extension
 
 if TYPE_CHECKING:
@@ -317,15 +317,6 @@ class MemoizedProvider:
         found = api.moved(dotted)
         self.memo.store(key, self._deps(api.loaded_modules()), {"found": found})
         return found
-
-    def prefetch(self, dotted_paths: Iterable[str]) -> None:
-        prefetch = getattr(self.tree, "prefetch", None)
-        if prefetch is None:
-            return
-        owned = [d for d in dotted_paths if d.split(".", 1)[0] in self.import_names]
-        paths = {c for d in owned for c in module_files(d)}
-        if paths:
-            prefetch(sorted(paths))
 
     def _real(self) -> ProviderAPI:
         if self._api is None:
