@@ -22,7 +22,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
-import re
 import threading
 import zlib
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from auditor.errors import ArchiveError, FetchError
 from auditor.sources import limits, text_sha256
 from auditor.sources.archive import extension_paths, wheel_rel, wheel_target
 from auditor.sources.fetch import Downloaded, NotFound, verify
+from auditor.sources.simple import is_sha256
 from auditor.sources.trees import (
     PY_SUFFIXES,
     Metadata,
@@ -470,21 +470,24 @@ class WheelTree:
         unwritable store keeps none: only slower)."""
         if self._digests is None or len(self._digests) == self._digested:
             return
-        kept = _digests_from_json(self._store.load_digests(), self.listing)
+        by_name = self._by_name
+        kept = _digests_from_json(self._store.load_digests(), by_name)
         digests = {**kept, **self._digests}
-        by_name = {m.name: m for m in self.listing.members}
-        rows = [
+        rows = [  # every name is a member's: kept ones were checked, new ones were read
             [name, by_name[name].crc, by_name[name].size, digest]
             for name, digest in sorted(digests.items())
-            if name in by_name
         ]
         self._store.save_digests({"version": DIGESTS_VERSION, "members": rows})
 
     def _known_digests(self) -> dict[str, str]:
         if self._digests is None:
-            self._digests = _digests_from_json(self._store.load_digests(), self.listing)
+            self._digests = _digests_from_json(self._store.load_digests(), self._by_name)
             self._digested = len(self._digests)
         return self._digests
+
+    @functools.cached_property
+    def _by_name(self) -> dict[str, Member]:
+        return {m.name: m for m in self.listing.members}
 
     def is_dir(self, path: str) -> bool:
         rel = safe_relative(path)
@@ -630,29 +633,22 @@ class WheelTree:
         return parse_record(decode_source(data))
 
 
-def _digests_from_json(data: dict[str, Any], listing: Listing) -> dict[str, str]:
+def _digests_from_json(data: dict[str, Any], by_name: dict[str, Member]) -> dict[str, str]:
     """Member -> text digest, from digests.json: only rows of the right shape whose member
-    the listing has with the same CRC and size (anything else is left out: read again)."""
+    the listing has (`by_name`) with the same CRC and size (anything else is left out: read
+    again)."""
     rows = data.get("members") if data.get("version") == DIGESTS_VERSION else None
     if not isinstance(rows, list):
         return {}
-    by_name = {m.name: m for m in listing.members}
     found: dict[str, str] = {}
     for row in rows:
         if not (isinstance(row, list) and len(row) == 4):
             continue
         name, crc, size, digest = row
         member = by_name.get(name) if isinstance(name, str) else None
-        if member is not None and (crc, size) == (member.crc, member.size) and _hex64(digest):
+        if member is not None and (crc, size) == (member.crc, member.size) and is_sha256(digest):
             found[name] = digest
     return found
-
-
-def _hex64(value: object) -> bool:
-    return isinstance(value, str) and len(value) == 64 and _HEX.fullmatch(value) is not None
-
-
-_HEX = re.compile(r"[0-9a-f]{64}")
 
 
 def _tree_paths(members: Iterable[Member]) -> dict[str, Member]:

@@ -131,8 +131,13 @@ def _upload_time(value: object) -> float | None:
 _HEX64 = frozenset("0123456789abcdef")
 
 
+def is_sha256(value: object) -> bool:
+    """Whether `value` is a sha256 as hex text (64 lowercase hex digits)."""
+    return isinstance(value, str) and len(value) == 64 and set(value) <= _HEX64
+
+
 def _sha256_or_none(value: object) -> bool:
-    return value is None or (isinstance(value, str) and len(value) == 64 and set(value) <= _HEX64)
+    return value is None or is_sha256(value)
 
 
 def allowed_file_url(index_url: str, file_url: str) -> bool:
