@@ -231,15 +231,20 @@ def _valid_name(name: str, path: str) -> bool:
     return True
 
 
-# A path safe_relative() leaves as it is (most paths): no empty, `.` or `..` part, no `\\`
-# or NUL, no drive; matched at C speed (a release's listing names thousands).
-CLEAN_RELATIVE = re.compile(r"(?!\.\.?(?:/|\Z))[^/\\\x00:]+(?:/(?!\.\.?(?:/|\Z))[^/\\\x00]+)*\Z")
+def _clean_path(end: str, also: str = "") -> str:
+    """The pattern of a path safe_relative() leaves as it is: no empty, `.` or `..` part
+    (a part ends at `/` or `end`), no `\\` or NUL, no drive (`:` in the first part); no
+    part holds a character of `also`."""
+    part = rf"(?!\.\.?(?:/|{end}))[^/\\\x00{also}]+"
+    first = rf"(?!\.\.?(?:/|{end}))[^/\\\x00:{also}]+"
+    return rf"{first}(?:/{part})*"
 
 
-_ALL_CLEAN = re.compile(
-    r"(?:(?!\.\.?(?:/|\n))[^/\\\x00:\n]+(?:/(?!\.\.?(?:/|\n|\Z))[^/\\\x00\n]+)*\n)*"
-    r"(?!\.\.?(?:/|\Z))[^/\\\x00:\n]+(?:/(?!\.\.?(?:/|\n|\Z))[^/\\\x00\n]+)*"
-)
+# Most paths are clean: one match at C speed (a release's listing names thousands), and for a
+# whole list one match over the paths a line each.
+CLEAN_RELATIVE = re.compile(_clean_path(r"\Z") + r"\Z")
+_ONE_LINE = _clean_path(r"\n|\Z", r"\n")
+_ALL_CLEAN = re.compile(rf"(?:{_ONE_LINE}\n)*{_ONE_LINE}")
 
 
 def all_clean(paths: Sequence[str]) -> bool:
