@@ -85,10 +85,12 @@ def make_project(
     files: Mapping[str, str],
     settings: tuple[str, ...] = (),
     provider: tuple[str, str] = (ACME_01, ACME_02),
+    replays: bool = True,
 ) -> Project:
     """tmp_path/`folder` holding `files` and the settings of project `name` (against acme
     0.2, baseline acme 0.1, then `settings`), with the current folder there. `provider`:
-    the text of acme/__init__.py at 0.1 and at 0.2."""
+    the text of acme/__init__.py at 0.1 and at 0.2; `replays=False`: every run audits
+    (DRIFT_AUDIT_NO_REPLAY=1)."""
     make_tree(tmp_path / "acme" / "0.1", {"acme/__init__.py": provider[0]})
     make_tree(tmp_path / "acme" / "0.2", {"acme/__init__.py": provider[1]})
     root = make_tree(tmp_path / folder, files)
@@ -105,4 +107,6 @@ def make_project(
     for var in ("NO_COLOR", "FORCE_COLOR", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    if not replays:
+        monkeypatch.setenv("DRIFT_AUDIT_NO_REPLAY", "1")
     return made

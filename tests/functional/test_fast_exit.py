@@ -35,20 +35,22 @@ def project(
     make_tree: Callable[[Path, Mapping[str, str]], Path],
     monkeypatch: pytest.MonkeyPatch,
 ) -> Project:
-    made = make_project(
+    return make_project(
         tmp_path, make_tree, monkeypatch,
         folder="proj", name="widget", files={"widget/__init__.py": "", "widget/jobs.py": BREAK},
+        replays=False,
     )  # fmt: skip
-    monkeypatch.setenv("DRIFT_AUDIT_NO_REPLAY", "1")
-    return made
 
 
 def run(project: Project, command: str, *args: str, fast: bool) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "DRIFT_AUDIT_NO_FAST_EXIT"}
-    if not fast:
-        env["DRIFT_AUDIT_NO_FAST_EXIT"] = "1"
     argv = [*COMMANDS[command], *args, "--offline", "--cache-dir", str(project.cache)]
-    return subprocess.run(argv, cwd=project.root, env=env, capture_output=True, text=True)
+    return subprocess.run(argv, cwd=project.root, env=env(fast), capture_output=True, text=True)
+
+
+def env(fast: bool) -> dict[str, str]:
+    """This environment, with the fast exit on (the default) or switched off."""
+    kept = {k: v for k, v in os.environ.items() if k != "DRIFT_AUDIT_NO_FAST_EXIT"}
+    return kept if fast else {**kept, "DRIFT_AUDIT_NO_FAST_EXIT": "1"}
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
@@ -90,13 +92,10 @@ def test_a_run_that_cannot_audit_says_so_and_exits_2_either_way(project: Project
 def test_stdout_closed_early_exits_as_before(project: Project) -> None:
     statuses = []
     for fast in (True, False):
-        env = {k: v for k, v in os.environ.items() if k != "DRIFT_AUDIT_NO_FAST_EXIT"}
-        if not fast:
-            env["DRIFT_AUDIT_NO_FAST_EXIT"] = "1"
         argv = [*COMMANDS["module"], "--format", "json", "--offline"]
         argv += ["--cache-dir", str(project.cache)]
         audit = subprocess.Popen(
-            argv, cwd=project.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            argv, cwd=project.root, env=env(fast), stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
         assert audit.stdout is not None and audit.stderr is not None
         audit.stdout.close()  # nobody reads the report

@@ -42,10 +42,9 @@ def project(
     made = make_project(
         tmp_path, make_tree, monkeypatch,
         folder="proj", name="widget", files={"widget/__init__.py": ""},
-        provider=(ACME_01, ACME_02),
+        provider=(ACME_01, ACME_02), replays=False,
     )  # fmt: skip
     jobs(made, "def work(model):\n    return acme.stop(model)\n")
-    monkeypatch.setenv("DRIFT_AUDIT_NO_REPLAY", "1")
     return made
 
 

@@ -31,13 +31,11 @@ def project(
     make_tree: Callable[[Path, Mapping[str, str]], Path],
     monkeypatch: pytest.MonkeyPatch,
 ) -> Project:
-    made = make_project(
+    return make_project(
         tmp_path, make_tree, monkeypatch,
         folder="proj", name="widget", files={"widget/__init__.py": ""},
-        provider=(ACME_01, ACME_02),
+        provider=(ACME_01, ACME_02), replays=False,
     )  # fmt: skip
-    monkeypatch.setenv("DRIFT_AUDIT_NO_REPLAY", "1")
-    return made
 
 
 def flags_of(project: Project, *args: str) -> dict[str, bool]:
