@@ -489,8 +489,9 @@ class MemberStore:
         """The stored listing; {} when there is none or it fails its own sha256.
 
         The seal is the sha256 of the file's own bytes without it (`_save_sealed` writes it
-        last), checked before parsing; a listing sealed the older way (the sha256 of its
-        sorted JSON) is still read, and sealed again the newer way."""
+        last), checked before parsing. A listing sealed the older way (the sha256 of its
+        sorted JSON) is still read: only version 3 listings have that seal, and
+        Index._cached_release keeps each of them again in the current form."""
         data, sealed = self._load_sealed(LISTING)
         if not data or sealed:
             return data
@@ -499,7 +500,6 @@ class MemberStore:
                 "the cached listing %s is damaged; reading it again", self.fs.path(self.folder)
             )
             return {}
-        self.save_listing(data)  # read faster from now on
         return data
 
     def save_listing(self, data: dict[str, Any]) -> None:
