@@ -424,6 +424,37 @@ def test_member_digests_are_kept_and_two_runs_digests_add_up(
     assert again.requests_made == 0
 
 
+def test_kept_digests_that_do_not_fit_are_never_answered(
+    server: Server, tmp_path: Path, indexes: list[Index]
+) -> None:
+    """digests.json is untrusted like the rest of the cache: a row of the wrong shape, a
+    digest that is not a sha256, a CRC or size not the listing's, a name the listing lacks
+    or that climbs out, or a damaged file: each is left out, and the member read again."""
+    build_wheel(server.folder)
+    cache = tmp_path / "cache"
+    tree = _release(_open(server, cache, indexes)).tree
+    tree.read_text("acme/core.py")
+    core = tree.listing.paths["acme/core.py"]
+    lie = "0" * 64
+    rows: list[object] = [
+        "acme/core.py",
+        ["acme/core.py", core.crc, core.size],
+        ["acme/core.py", core.crc, core.size, "not hex"],
+        ["acme/core.py", core.crc ^ 1, core.size, lie],
+        ["acme/core.py", core.crc, core.size + 1, lie],
+        ["../acme/core.py", core.crc, core.size, lie],
+        ["acme/absent.py", core.crc, core.size, lie],
+    ]
+    store = tree._store  # the store the tree reads its digests from
+    store.save_digests({"version": remote.DIGESTS_VERSION, "members": rows})
+    [kept] = (cache / "members").glob("*/*/digests.json")
+    again = _release(_open(server, cache, indexes, offline=True)).tree
+    assert again.digest("acme/core.py") == text_sha256(SOURCES["acme/core.py"])
+    assert again.digest("acme/absent.py") is None
+    kept.write_text(kept.read_text().replace(core.name, "acme/extra.py"))  # seal broken
+    assert store.load_digests() == {}
+
+
 def test_a_listing_kept_by_rows_is_read_offline_and_kept_again_by_columns(
     server: Server, tmp_path: Path, indexes: list[Index]
 ) -> None:
