@@ -46,9 +46,9 @@ from auditor.scan.store import Mismatch, consumer_of, decode_list, encode_list, 
 if TYPE_CHECKING:
     import ast
     from collections.abc import Callable, Iterable, Iterator, Sequence
-    from pathlib import Path
 
     from auditor.scan.facts import FileFacts
+    from auditor.scan.increment import FileResults
     from auditor.scan.keptfacts import FactsStore
     from auditor.scan.resolve import Resolver
     from auditor.scan.store import ScanStore
@@ -111,7 +111,7 @@ def scan_cached(
         key = scan_key(packages, providers, exclude, sources.digests)
         kept = _kept_sites(sources, store.load(key, ""))
         if not os.environ.get("DRIFT_AUDIT_NO_FACTS_KEEP"):
-            sources.keep_facts(store.root, consumer_of(key))
+            sources.keep_facts(store, key)
     if kept is not None:
         logger.debug("scan: read back from the cache (%s)", key[:12])
         read = sources
@@ -124,6 +124,10 @@ def scan_cached(
     scan = sources.complete()
     store.save(key, "", _sites_part(scan))
     store.save(key, ".graph", _graph_part(scan))
+    if (by_file := sources.by_file()) is not None:
+        from auditor.scan.increment import PART
+
+        store.save(key, PART, by_file)
     store.forget_others(key)
     return scan, lambda: scan
 
@@ -287,14 +291,19 @@ class _Sources:
                 if found := suppressions(text):
                     self.ignored[path] = found
         self._complete: ConsumerScan | None = None
-        self._keep: tuple[Path, str] | None = None
+        self._keep: tuple[ScanStore, str] | None = None
         self._kept: FactsStore | None = None
         self._keys: dict[str, str] = {}  # path -> the key of its kept facts
+        self._fresh: dict[str, FileFacts | Unparsable] = {}  # walked before a whole scan
+        self._owners: dict[str, list[int]] | None = None  # path -> the edges it made
+        self._interfaces: dict[str, str | None] = {}  # path -> its facts' interface digest
 
-    def keep_facts(self, cache_root: Path, consumer: str) -> None:
+    def keep_facts(self, store: ScanStore, key: str) -> None:
         """Keep each file's facts in the cache (keptfacts.py), and walk only the files
-        whose facts are not kept (read when the scan is not kept whole)."""
-        self._keep = (cache_root, consumer)
+        whose facts are not kept (read when the scan is not kept whole); and, when only
+        some files changed since the last scan of this consumer (`key`'s), make only their
+        results again if that can change no other's (increment.py)."""
+        self._keep = (store, key)
 
     @functools.cached_property
     def digests(self) -> dict[str, str]:
@@ -308,54 +317,136 @@ class _Sources:
     def complete(self) -> ConsumerScan:
         """Every file walked: what scan_consumer() gives."""
         if self._complete is None:
-            from auditor.scan.parallel import walk_shared
-
             if self._keep is not None:
-                from auditor.scan.keptfacts import FactsStore
+                from auditor.scan.keptfacts import FactsStore, facts_key
 
-                self._kept = FactsStore(*self._keep)
-            outcomes: dict[str, FileFacts | Unparsable] = {}
-            pending: list[str] = []
-            for path in self.paths:
-                found = self._known(path)
-                if found is None:
-                    pending.append(path)
-                else:
-                    outcomes[path] = found
-            outcomes.update(walk_shared(pending, self._walk_keeping, self.lines))
-            walked = [o for p in self.paths if not isinstance(o := outcomes[p], Unparsable)]
-            unparsable = [o for p in self.paths if isinstance(o := outcomes[p], Unparsable)]
-            del outcomes
+                self._kept = FactsStore(self._keep[0].root, consumer_of(self._keep[1]))
+                for path in self.paths:
+                    if isinstance(self.texts[path], str):
+                        self._keys[path] = facts_key(path, self.digests[path], self.roots)
+            self._complete = self._edited() or self._whole()
             self.texts.clear()  # every file is walked: its text is read no more
-            lines: Mapping[str, tuple[str, ...]] = self.lines
-            if len(self.paths) >= LAZY_LINES:
-                for facts in walked:
-                    facts.positions = facts.positions.compact()
-                lines = _Lines(self.tree, frozenset(self.lines))
-                self.lines = {}
-            self._complete = _assemble(
-                self.packages, self.paths, walked, unparsable, lines, self.ignored, self.roots
-            )
-            if self._kept is not None:
-                self._kept.used.update(self._keys[p] for p in pending)  # kept by either process
-                self._kept.forget_unused()
-                logger.debug(
-                    "scan: %d of %d files walked, the others' facts kept",
-                    len(pending), len(self.paths),
-                )  # fmt: skip
         return self._complete
 
-    def _known(self, path: str) -> FileFacts | Unparsable | None:
-        """A file's facts without walking it: why it cannot be read, or its kept facts."""
+    def _whole(self) -> ConsumerScan:
+        from auditor.scan.parallel import walk_shared
+
+        outcomes: dict[str, FileFacts | Unparsable] = {}
+        pending: list[str] = []
+        for path in self.paths:
+            found = self._fresh.get(path) or self._known(path)
+            if found is None:
+                pending.append(path)
+            else:
+                outcomes[path] = found
+        outcomes.update(walk_shared(pending, self._walk_keeping, self.lines))
+        walked = [o for p in self.paths if not isinstance(o := outcomes[p], Unparsable)]
+        unparsable = [o for p in self.paths if isinstance(o := outcomes[p], Unparsable)]
+        del outcomes
+        cross = _CrossFile(walked, self.roots)
+        results = cross.results(walked)
+        scan = self._put_together(walked, unparsable, results, cross.resolver.definitions)
+        if self._kept is not None:
+            self._kept.used.update(self._keys[p] for p in pending)  # kept by either process
+            self._kept.forget_unused()
+            logger.debug(
+                "scan: %d of %d files walked, the others' facts kept",
+                len(pending), len(self.paths),
+            )  # fmt: skip
+        self._interfaces = {f.path: self._interface(f) for f in walked}
+        return scan
+
+    def _edited(self) -> ConsumerScan | None:
+        """The scan made again for the files changed since the last one (increment.py);
+        None when that cannot be known to give what a whole scan gives."""
+        if self._kept is None or os.environ.get("DRIFT_AUDIT_NO_INCREMENT"):
+            return None
+        from auditor.scan.increment import previous
+
+        last = previous(*self._keep) if self._keep is not None else None
+        if last is None or set(last.files) != set(self.paths):
+            return None
+        changed = [p for p in self.paths if last.files[p][0] != self._keys.get(p)]
+        if not changed or len(changed) > max(1, len(self.paths) // 4):
+            return None  # nothing to reuse, or too little to pay for the checks
+        edited: list[FileFacts] = []
+        for path in changed:
+            if not isinstance(self.texts[path], str):
+                return None
+            facts = self._fresh[path] = self._known(path) or self._walk_keeping(path)
+            if isinstance(facts, Unparsable) or self._interface(facts) != last.files[path][1]:
+                return None  # an interface changed: other files' results may change
+            edited.append(facts)
+        outcomes: dict[str, FileFacts | Unparsable] = {}
+        missing: list[str] = []
+        for path in self.paths:
+            found = self._fresh.get(path) or self._known(path, body=False)
+            if found is None:
+                missing.append(path)
+            else:
+                outcomes[path] = found
+        for path in missing:  # facts no longer kept: the file is walked again
+            outcomes[path] = self._walk_keeping(path)
+        walked = [o for p in self.paths if not isinstance(o := outcomes[p], Unparsable)]
+        unparsable = [o for p in self.paths if isinstance(o := outcomes[p], Unparsable)]
+        cross = _CrossFile(walked, self.roots)
+        made = cross.results(edited)
+        results = {p: made[p] if p in made else last.results[p] for p in self.paths}
+        for facts in unparsable:
+            results.pop(facts.path, None)
+        scan = self._put_together(walked, unparsable, results, cross.resolver.definitions)
+        self._kept.used.update(self._keys.values())
+        self._kept.forget_unused()
+        self._interfaces = {p: last.files[p][1] for p in self.paths}
+        logger.debug(
+            "scan: %d of %d files changed, their interfaces did not: only their results "
+            "made again", len(changed), len(self.paths),
+        )  # fmt: skip
+        return scan
+
+    def _put_together(
+        self,
+        walked: list[FileFacts],
+        unparsable: list[Unparsable],
+        results: dict[str, FileResults],
+        definitions: set[str],
+    ) -> ConsumerScan:
+        lines: Mapping[str, tuple[str, ...]] = self.lines
+        if len(self.paths) >= LAZY_LINES:
+            for facts in walked:
+                facts.positions = facts.positions.compact()
+            lines = _Lines(self.tree, frozenset(self.lines))
+            self.lines = {}
+        scan, self._owners = _combine(
+            self.packages, self.paths, walked, unparsable, lines, self.ignored, results,
+            definitions,
+        )  # fmt: skip
+        return scan
+
+    def _interface(self, facts: FileFacts) -> str | None:
+        assert self._kept is not None or not self._keys
+        if self._kept is None or facts.path not in self._keys:
+            return None
+        return self._kept.interface(self._keys[facts.path], facts)
+
+    def by_file(self) -> dict[str, Any] | None:
+        """What the scan keeps for the next one (increment.record), once complete()."""
+        if self._kept is None or self._owners is None:
+            return None
+        from auditor.scan.increment import record
+
+        files = {p: (self._keys.get(p), self._interfaces.get(p)) for p in self.paths}
+        return record(files, self._owners)
+
+    def _known(self, path: str, *, body: bool = True) -> FileFacts | Unparsable | None:
+        """A file's facts without walking it: why it cannot be read, or its kept facts
+        (without `body`, only what other files' results read: FactsStore.load)."""
         text = self.texts[path]
         if not isinstance(text, str):
             return text
         if self._kept is None:
             return None
-        from auditor.scan.keptfacts import facts_key
-
-        key = self._keys[path] = facts_key(path, self.digests[path], self.roots)
-        return self._kept.load(key, path, self.lines[path])
+        return self._kept.load(self._keys[path], path, self.lines[path], body=body)
 
     def _walk_keeping(self, path: str) -> FileFacts | Unparsable:
         """A file parsed and walked (in this process or a forked one), its facts kept."""
@@ -457,6 +548,42 @@ def _whole_file(path: str, lines: tuple[str, ...]) -> Location:
     return Location(path, 1, 1, len(lines), len(lines[-1]) + 1)
 
 
+class _CrossFile:
+    """What places one file's uses and classes, every file's facts known (resolve.py,
+    values.py, instances.py; flags.py for the flags of other modules)."""
+
+    def __init__(self, walked: list[FileFacts], providers: frozenset[str]) -> None:
+        from auditor.scan.instances import Instances
+        from auditor.scan.resolve import Resolver
+        from auditor.scan.values import Values
+
+        self.walked = walked
+        self.resolver = Resolver(walked, providers)
+        self.values = Values(walked, self.resolver)
+        self.instances = Instances(self.values, self.resolver)
+
+    def results(self, files: list[FileFacts]) -> dict[str, FileResults]:
+        """Each file's sites, edges, handlers and gates, in the order of `files` (uses
+        first, then classes, as one pass over every file would place them)."""
+        from auditor.scan import flags
+        from auditor.scan.calls import use_results
+        from auditor.scan.classes import class_results
+        from auditor.scan.increment import FileResults
+
+        r = self.resolver
+        uses = {f.path: use_results([f], r, self.instances.use) for f in files}
+        classes = {f.path: class_results([f], r, self.values) for f in files}
+        flag_gates, flag_guarded = flags.decide(self.walked, files)
+        out: dict[str, FileResults] = {}
+        for f in files:
+            (use_sites, use_edges), (class_sites, class_edges) = uses[f.path], classes[f.path]
+            sites = _guard([*f.import_sites, *use_sites, *class_sites], flag_guarded)
+            edges = [*f.containment, *use_edges, *class_edges, *_import_edges([f], r)]
+            gates = (*f.gates, *flag_gates.get(f.path, ()))
+            out[f.path] = FileResults(tuple(sites), tuple(edges), tuple(f.handled), gates)
+        return out
+
+
 def _assemble(
     packages: Sequence[str],
     paths: list[str],
@@ -466,37 +593,43 @@ def _assemble(
     ignored: dict[str, dict[int, frozenset[str]]],
     providers: frozenset[str],
 ) -> ConsumerScan:
-    from auditor.scan import flags
-    from auditor.scan.calls import use_results
-    from auditor.scan.classes import class_results
-    from auditor.scan.instances import Instances
-    from auditor.scan.resolve import Resolver
-    from auditor.scan.values import Values
+    """The scan of these files, every file's results made (what a whole scan does)."""
+    cross = _CrossFile(walked, providers)
+    results = cross.results(walked)
+    definitions = cross.resolver.definitions
+    return _combine(packages, paths, walked, unparsable, lines, ignored, results, definitions)[0]
 
-    resolver = Resolver(walked, providers)
-    values = Values(walked, resolver)
-    use_sites, use_edges = use_results(walked, resolver, Instances(values, resolver).use)
-    class_sites, class_edges = class_results(walked, resolver, values)
-    import_sites = [site for facts in walked for site in facts.import_sites]
-    flag_gates, flag_guarded = flags.decide(walked)
-    containment = [edge for facts in walked for edge in facts.containment]
-    edges = [*containment, *use_edges, *class_edges, *_import_edges(walked, resolver)]
-    return ConsumerScan(
+
+def _combine(
+    packages: Sequence[str],
+    paths: list[str],
+    walked: list[FileFacts],
+    unparsable: list[Unparsable],
+    lines: Mapping[str, tuple[str, ...]],
+    ignored: dict[str, dict[int, frozenset[str]]],
+    results: Mapping[str, FileResults],
+    definitions: set[str],
+) -> tuple[ConsumerScan, dict[str, list[int]]]:
+    """The scan of these files from each file's results (in the order of `paths`), and
+    the indices of the edges each file made among the scan's."""
+    edges = _edges((e for r in results.values() for e in r.edges), definitions)
+    number = {edge: i for i, edge in enumerate(edges)}
+    owners = {
+        path: sorted({number[e] for e in r.edges if e in number}) for path, r in results.items()
+    }
+    scan = ConsumerScan(
         package=",".join(packages),
         files=tuple(paths),
         definitions=_definitions(walked),
-        edges=_edges(edges, resolver.definitions),
-        sites=_sites(_guard([*import_sites, *use_sites, *class_sites], flag_guarded)),
+        edges=edges,
+        sites=_sites(site for r in results.values() for site in r.sites),
         unparsable=tuple(sorted(unparsable, key=lambda u: (u.path, u.line, u.column))),
         lines=lines,
         suppressions=ignored,
-        handlers={f.path: tuple(f.handled) for f in walked if f.handled},
-        gates={
-            f.path: (*f.gates, *flag_gates.get(f.path, ()))
-            for f in walked
-            if f.gates or f.path in flag_gates
-        },
+        handlers={path: r.handlers for path, r in results.items() if r.handlers},
+        gates={path: r.gates for path, r in results.items() if r.gates},
     )
+    return scan, owners
 
 
 def _guard(sites: list[Site], spans: Mapping[str, list[tuple[int, int]]]) -> list[Site]:

@@ -316,15 +316,17 @@ class Flags:
 
 
 def decide(
-    walked: list[FileFacts],
+    walked: list[FileFacts], only: Iterable[FileFacts] | None = None
 ) -> tuple[dict[str, list[VersionGate]], dict[str, list[tuple[int, int]]]]:
-    """Per file: the version gates and the guarded line spans its cross-module flags give."""
+    """Per file (of `only`, else of every file): the version gates and the guarded line
+    spans its cross-module flags give, every file's flags known."""
     gates: Gates = {}
     guarded: Spans = {}
-    if not any(facts.flag_gates for facts in walked):
+    files = list(walked if only is None else only)
+    if not any(facts.flag_gates for facts in files):
         return gates, guarded  # no test of another module's name: nothing to decide
     flags = Flags(walked)
-    for facts in walked:
+    for facts in files:
         for gate in facts.flag_gates:
             found = flags.evaluate(gate.expr)
             if found is None:

@@ -95,29 +95,48 @@ class FactsStore:
         self.root = cache_root
         self.folder = f"scan/{scan_version()}/facts/{consumer}"
         self.used: set[str] = set()
+        self.interfaces: dict[str, str] = {}  # key -> the interface digest of its facts
 
-    def load(self, key: str, path: str, lines: tuple[str, ...]) -> FileFacts | Unparsable | None:
+    def load(
+        self, key: str, path: str, lines: tuple[str, ...], *, body: bool = True
+    ) -> FileFacts | Unparsable | None:
+        """A file's kept facts; without `body`, only its interface (what other files'
+        results read of it: INTERFACE) and what is cheap, its uses and the like left out."""
         fs, rel = confined(self.root / self.folder / f"{key}.json", self.root)
         data = fs.read_json(rel, limit=MAX_BYTES)
         if data.get("format") != FORMAT or data.get("path") != path:
             return None
         try:
-            found = decode_facts(data.get("facts"), path, lines)
+            found = decode_facts(data.get("facts"), path, lines, body=body)
         except (Mismatch, KeyError, IndexError, TypeError, ValueError, RecursionError):
             logger.debug("scan: kept facts of %s do not fit; walked again", path)
             return None
+        interface = data.get("interface")
+        if type(interface) is str and len(interface) == 64:
+            self.interfaces[key] = interface
         self.used.add(key)
         return found
 
     def save(self, key: str, path: str, facts: FileFacts | Unparsable) -> None:
         fs, rel = confined(self.root / self.folder / f"{key}.json", self.root)
-        record = {"format": FORMAT, "path": path, "facts": encode_facts(facts)}
+        encoded, interface = encode_record(facts)
+        if interface is not None:
+            self.interfaces[key] = interface
+        record = {"format": FORMAT, "path": path, "facts": encoded, "interface": interface}
         try:
             fs.write(rel, json.dumps(record, separators=(",", ":")).encode())
         except (OSError, ValueError) as error:
             logger.debug("scan: could not keep the facts of %s: %s", path, error)
             return
         self.used.add(key)
+
+    def interface(self, key: str, facts: FileFacts | Unparsable) -> str | None:
+        """The interface digest of these facts (kept under `key`); None if unparsable."""
+        if isinstance(facts, Unparsable):
+            return None
+        if key not in self.interfaces:  # walked by another process: not read nor kept here
+            self.interfaces[key] = encode_record(facts)[1] or ""
+        return self.interfaces[key]
 
     def forget_unused(self) -> None:
         """Remove the records this scan did not use (older texts of its files)."""
@@ -132,11 +151,24 @@ class FactsStore:
 
 
 def encode_facts(facts: FileFacts | Unparsable) -> list[Any]:
+    return encode_record(facts)[0]
+
+
+def encode_record(facts: FileFacts | Unparsable) -> tuple[list[Any], str | None]:
+    """A file's facts as plain data, and the digest of its interface (None when it did not
+    parse): what another file's results can read of it (INTERFACE)."""
     if isinstance(facts, Unparsable):
-        return ["unparsable", facts.reason, facts.line, facts.column]
+        return ["unparsable", facts.reason, facts.line, facts.column], None
     scopes = _Scopes(facts.module_scope)
     s = scopes.index
-    return [
+    # The interface's records are numbered first, so the scopes they reach come first and
+    # are numbered the same whatever the body of the file holds.
+    functions = [_function(f, s) for f in facts.functions]
+    classes = [_class(c, s, facts.functions) for c in facts.classes]
+    names = [[s(n.scope), n.name, _source(n.source, s)] for n in facts.name_stores]
+    attrs = [[s(a.scope), a.root, a.attr, _source(a.source, s)] for a in facts.attr_stores]
+    reached = len(scopes.order)
+    encoded = [
         "facts",
         [_use(u, s) for u in facts.uses],
         [
@@ -151,14 +183,14 @@ def encode_facts(facts: FileFacts | Unparsable) -> list[Any]:
             ]
             for u in facts.supers
         ],
-        [_class(c, s, facts.functions) for c in facts.classes],
+        classes,
         encode_list(facts.definitions, Definition),
         encode_list(facts.containment, Edge),
         encode_list(facts.import_sites, Site),
         [[owner, target] for owner, target in facts.module_refs],
-        [[s(n.scope), n.name, _source(n.source, s)] for n in facts.name_stores],
-        [[s(a.scope), a.root, a.attr, _source(a.source, s)] for a in facts.attr_stores],
-        [_function(f, s) for f in facts.functions],
+        names,
+        attrs,
+        functions,
         encode_list(facts.handled, Handled),
         encode_list(facts.gates, VersionGate),
         encode_list(facts.flag_defs, FlagDef),
@@ -166,6 +198,27 @@ def encode_facts(facts: FileFacts | Unparsable) -> list[Any]:
         encode_list(facts.flag_gates, FlagGate),
         scopes.encoded(),  # last: every scope the records above name is known by now
     ]
+    return encoded, _interface(encoded, reached)
+
+
+# What other files' results read of a file (resolve.py, values.py, flags.py): its scopes
+# (the module's bindings, and every scope a store or a signature is read in), classes,
+# definitions (their names), functions, name and attribute stores, flags and flag helpers.
+# Its uses, `super()` calls, imports, handlers and gates only ever make its own sites and
+# edges; and a position is read only for a site in the file itself, so none is part of it:
+# an edit that moves lines, or changes what the file calls, changes no interface.
+INTERFACE = (3, 4, 8, 9, 10, 13, 14)
+
+
+def _interface(encoded: list[Any], reached: int) -> str:
+    classes = [
+        [path, qualname, scope, [b[:2] for b in bases], [[m[0], *m[2:]] for m in methods], *rest]
+        for path, qualname, scope, bases, methods, *rest in encoded[3]
+    ]
+    parts = [classes, [d[:2] for d in encoded[4]], *(encoded[i] for i in INTERFACE[2:])]
+    parts.append(encoded[16][:reached])
+    text = json.dumps(parts, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class _Scopes:
@@ -286,9 +339,12 @@ def _function(function: FunctionFacts, s: Any) -> list[Any]:
 # --------------------------------------------------------------------------- decoding
 
 
-def decode_facts(data: Any, path: str, lines: tuple[str, ...]) -> FileFacts | Unparsable:
+def decode_facts(
+    data: Any, path: str, lines: tuple[str, ...], *, body: bool = True
+) -> FileFacts | Unparsable:
     """A record's facts back; Mismatch (or an IndexError, KeyError, TypeError, ValueError)
-    when anything in it does not have the shape encode_facts() gives."""
+    when anything in it does not have the shape encode_facts() gives. Without `body`: the
+    interface only (FactsStore.load), the other parts left empty, unread."""
     if type(data) is not list or not data:
         raise Mismatch("expected a list")
     if data[0] == "unparsable":
@@ -302,14 +358,9 @@ def decode_facts(data: Any, path: str, lines: tuple[str, ...]) -> FileFacts | Un
         raise Mismatch("the first scope is not the module's")
     facts = FileFacts(path, module, is_package(path), Positions(path, lines), scopes[0])
     chains: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per chain, as walked
-    facts.uses = [_decode_use(u, scopes, chains) for u in _list(data[1])]
-    facts.supers = [_decode_super(u, scopes) for u in _list(data[2])]
     facts.functions = [_decode_function(f, scopes) for f in _list(data[10])]
     facts.classes = [_decode_class(c, scopes, facts.functions) for c in _list(data[3])]
     facts.definitions = decode_list(data[4], Definition)
-    facts.containment = decode_list(data[5], Edge)
-    facts.import_sites = decode_list(data[6], Site)
-    facts.module_refs = [(_str(o), _str(t)) for o, t in _list(data[7])]
     facts.name_stores = [
         NameStore(_scope(sc, scopes), _str(name), _decode_source(source, scopes))
         for sc, name, source in _list(data[8])
@@ -318,11 +369,17 @@ def decode_facts(data: Any, path: str, lines: tuple[str, ...]) -> FileFacts | Un
         AttrStore(_scope(sc, scopes), _str(root), _str(attr), _decode_source(source, scopes))
         for sc, root, attr, source in _list(data[9])
     ]
-    facts.handled = decode_list(data[11], Handled)
-    facts.gates = decode_list(data[12], VersionGate)
     facts.flag_defs = decode_list(data[13], FlagDef)
     facts.flag_helpers = decode_list(data[14], FlagHelper)
-    facts.flag_gates = decode_list(data[15], FlagGate)
+    if body:
+        facts.uses = [_decode_use(u, scopes, chains) for u in _list(data[1])]
+        facts.supers = [_decode_super(u, scopes) for u in _list(data[2])]
+        facts.containment = decode_list(data[5], Edge)
+        facts.import_sites = decode_list(data[6], Site)
+        facts.module_refs = [(_str(o), _str(t)) for o, t in _list(data[7])]
+        facts.handled = decode_list(data[11], Handled)
+        facts.gates = decode_list(data[12], VersionGate)
+        facts.flag_gates = decode_list(data[15], FlagGate)
     return facts
 
 

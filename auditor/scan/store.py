@@ -98,6 +98,11 @@ class ScanStore:
         except (OSError, ValueError) as error:
             logger.warning("could not keep the consumer scan: %s", error)
 
+    def names(self) -> list[str]:
+        """The names of the records kept (of every consumer), sorted."""
+        fs, _ = confined(self.root / self.folder / "x", self.root)
+        return fs.listdir(self.folder)
+
     def forget_others(self, key: str) -> None:
         """Remove the older scans of the same consumer (a big one keeps ~40 MB per scan: an
         edit-audit loop would otherwise pile them up)."""

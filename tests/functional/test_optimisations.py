@@ -15,7 +15,9 @@ The switches (each an environment variable that turns one optimisation off):
 - DRIFT_AUDIT_NO_LEAN_RESULTS: how a call's result is used read in one pass looking down
   (scan/results.py), not through a map of every node's parent;
 - DRIFT_AUDIT_NO_FACTS_KEEP: each file's walk kept (scan/keptfacts.py), so that a scan that
-  is not kept whole walks only the files whose facts are not kept.
+  is not kept whole walks only the files whose facts are not kept;
+- DRIFT_AUDIT_NO_INCREMENT: an edited consumer's results made again only for the files that
+  changed, when no other file's can change (scan/increment.py).
 
 For every fixture case: a cold run and a warm run with everything on, against a run with
 everything off and one with each switch off alone, the JSON findings (the `findings` of the
@@ -46,6 +48,7 @@ SWITCHES = (
     "DRIFT_AUDIT_NO_CLASS_SOURCES",
     "DRIFT_AUDIT_NO_LEAN_RESULTS",
     "DRIFT_AUDIT_NO_FACTS_KEEP",
+    "DRIFT_AUDIT_NO_INCREMENT",
 )
 
 
@@ -93,6 +96,25 @@ def test_an_edited_consumer_file_is_scanned_again(
     _without(monkeypatch, SWITCHES)
     assert after == _audit_folder(case, package, tmp_path / "plain")
     assert after != before
+
+
+def test_an_edit_that_moves_lines_gives_the_findings_of_a_plain_run(
+    all_drift_cases: list[DriftCase], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every case's consumer audited, then one file of it moved two lines down and given
+    one more line (what an edited consumer's scan makes again by file, scan/increment.py):
+    the findings are a plain run's, field for field, locations and excerpts included."""
+    for case in all_drift_cases:
+        _without(monkeypatch, ())
+        folder = tmp_path / case.name
+        shutil.copytree(case.consumer.parent, folder / "consumer")
+        package = folder / "consumer" / case.consumer.name
+        _audit_folder(case, package, folder / "cache")
+        first = max(package.rglob("*.py"), key=lambda p: p.stat().st_size)
+        first.write_text("\n\n" + first.read_text(encoding="utf-8") + "\n# edited\n")
+        after = _audit_folder(case, package, folder / "cache")
+        _without(monkeypatch, SWITCHES)
+        assert after == _audit_folder(case, package, folder / "plain"), case.name
 
 
 def _forget_kept_scans(cache: Path) -> int:

@@ -5,7 +5,7 @@
 For each case (all by default) it runs the audit three times, the way test_realworld.py does
 and in its cache: every optimisation switched off (DRIFT_AUDIT_NO_SCAN_CACHE,
 DRIFT_AUDIT_NO_GC_PAUSE, DRIFT_AUDIT_NO_MEMO_INDEX, DRIFT_AUDIT_NO_OWN_BFS,
-DRIFT_AUDIT_NO_MEMO, DRIFT_AUDIT_NO_FACTS_KEEP), then everything on
+DRIFT_AUDIT_NO_MEMO, DRIFT_AUDIT_NO_FACTS_KEEP, DRIFT_AUDIT_NO_INCREMENT), then everything on
 twice (the second run reads the consumer scan back from the cache), and compares the
 `findings` of the JSON reports, every field. Prints one line per case, the seconds of each
 run, and exits 1 on any difference ("reordered": the same findings, in another order among
@@ -35,6 +35,7 @@ SWITCHES = (
     "DRIFT_AUDIT_NO_OWN_BFS",
     "DRIFT_AUDIT_NO_MEMO",
     "DRIFT_AUDIT_NO_FACTS_KEEP",
+    "DRIFT_AUDIT_NO_INCREMENT",
 )
 
 

@@ -1,0 +1,123 @@
+# Maintainers: what a consumer scan keeps for the next one, so that an edit is scanned again
+# only where it can change something.
+#
+# Owns: `FileResults` (one file's part of a scan: the sites and edges its code makes, its
+# handlers and gates), the record kept beside a scan (`<key>.files.json`: each file's facts
+# key and interface digest, keptfacts.py, and which of the scan's edges each file made), and
+# `Previous`: the last scan kept of the same consumer read back by file.
+# Takes: a ScanStore and the consumer part of a scan key. Gives: the last scan by file, or
+# None when there is none or it does not fit.
+#
+# consumer.py uses it so: when the files of an edited consumer are the same files, and each
+# edited one parses and keeps its interface (what other files' results read of it: its
+# bindings, classes, signatures, stores, flags; not its uses, nor any position), the other
+# files' sites, edges, handlers and gates are the last scan's, and only the edited files'
+# are made again, against every file's interface. Anything else (a file added, removed,
+# unparsable, an interface changed, a record that does not fit) is a whole scan, as before.
+# The cache is untrusted: a record read back is checked field by field; what does not fit
+# is only a miss.
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from auditor.model import Edge, Handled, Site, VersionGate
+from auditor.scan.store import Mismatch, consumer_of, decode_list
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from auditor.scan.store import ScanStore
+
+PART = ".files"  # the record's part name beside a scan's "" and ".graph"
+
+
+@dataclass(frozen=True, slots=True)
+class FileResults:
+    """One file's part of a consumer scan: its sites (a flag's guard applied), the edges its
+    code makes (checked against every file's definitions when a scan is put together), its
+    handlers and its version gates (a flag's included)."""
+
+    sites: tuple[Site, ...]
+    edges: tuple[Edge, ...]
+    handlers: tuple[Handled, ...]
+    gates: tuple[VersionGate, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Previous:
+    """The last scan kept of a consumer, by file."""
+
+    files: dict[str, tuple[str | None, str | None]]  # path -> (facts key, interface digest)
+    results: dict[str, FileResults]
+
+
+def record(
+    files: Mapping[str, tuple[str | None, str | None]], owners: Mapping[str, list[int]]
+) -> dict[str, Any]:
+    """The record kept beside a scan: each file's facts key and interface digest, and the
+    indices (in the scan's sorted edges) of the edges each file made."""
+    return {
+        "files": {path: list(pair) for path, pair in files.items()},
+        "edges": {path: found for path, found in owners.items() if found},
+    }
+
+
+def previous(store: ScanStore, key: str) -> Previous | None:
+    """The last scan kept of the consumer `key` is a scan of (not `key` itself), by file."""
+    consumer = consumer_of(key) + "-"
+    for name in store.names():
+        if name.startswith(consumer) and name.endswith(PART + ".json"):
+            last = name.removesuffix(PART + ".json")
+            if last != key:
+                return _read(store, last)
+    return None
+
+
+def _read(store: ScanStore, key: str) -> Previous | None:
+    kept, sites, graph = store.load(key, PART), store.load(key, ""), store.load(key, ".graph")
+    if kept is None or sites is None or graph is None:
+        return None
+    try:
+        files = _files(kept["files"])
+        edges = decode_list(graph["edges"], Edge)
+        owned = kept["edges"]
+        handlers, gates = sites["handlers"], sites["gates"]
+        if not isinstance(owned, dict) or not isinstance(handlers, dict):
+            return None
+        if not isinstance(gates, dict):
+            return None
+        by_path: dict[str, list[Site]] = {path: [] for path in files}
+        for site in decode_list(sites["sites"], Site):
+            by_path[site.location.path].append(site)
+        results = {
+            path: FileResults(
+                tuple(by_path[path]),
+                _edges(owned.get(path, []), edges),
+                tuple(decode_list(handlers.get(path, []), Handled)),
+                tuple(decode_list(gates.get(path, []), VersionGate)),
+            )
+            for path in files
+        }
+    except (Mismatch, KeyError, TypeError, ValueError, IndexError):
+        return None
+    return Previous(files, results)
+
+
+def _files(data: object) -> dict[str, tuple[str | None, str | None]]:
+    if not isinstance(data, dict):
+        raise Mismatch("expected the files")
+    files: dict[str, tuple[str | None, str | None]] = {}
+    for path, pair in data.items():
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise Mismatch("expected [key, interface]")
+        if not all(v is None or isinstance(v, str) for v in pair):
+            raise Mismatch("expected strings")
+        files[str(path)] = (pair[0], pair[1])
+    return files
+
+
+def _edges(indices: object, edges: list[Edge]) -> tuple[Edge, ...]:
+    if not isinstance(indices, list) or not all(type(i) is int and i >= 0 for i in indices):
+        raise Mismatch("expected edge indices")
+    return tuple(edges[i] for i in indices)
