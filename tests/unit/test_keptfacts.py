@@ -206,6 +206,29 @@ def test_the_store_keeps_a_record_per_text_and_forgets_unused_ones(tmp_path: Pat
     assert FactsStore(tmp_path, "consumer").load(key, path, split_lines(text)) is None
 
 
+def test_a_record_keeps_its_body_apart_and_the_interface_reads_without_it(
+    tmp_path: Path,
+) -> None:
+    path, text = "widget/tricky.py", TRICKY
+    key = facts_key(path, text_digest(text), PROVIDERS)
+    walked = _walk(path, text)
+    assert isinstance(walked, FileFacts) and walked.uses and walked.name_stores
+    FactsStore(tmp_path, "consumer").save(key, path, walked)
+    record = next(tmp_path.glob(f"scan/*/facts/consumer/{key}.json"))
+    kept = json.loads(record.read_text())
+    assert isinstance(kept["body"], str) and len(kept["interface"]) == 64
+    store = FactsStore(tmp_path, "consumer")
+    interface = store.load(key, path, split_lines(text), body=False)
+    assert isinstance(interface, FileFacts) and not interface.uses
+    assert encode_facts(interface)[8:11] == encode_facts(walked)[8:11]  # stores, functions
+    assert store.interfaces[key] == kept["interface"]
+    for body in ("[", "[]", '"x"', json.dumps([[]] * 7), None):
+        record.write_text(json.dumps({**kept, "body": body}))
+        assert FactsStore(tmp_path, "consumer").load(key, path, split_lines(text)) is None
+    record.write_text(json.dumps({**kept, "facts": kept["facts"][:16]}))
+    assert FactsStore(tmp_path, "consumer").load(key, path, split_lines(text)) is None
+
+
 def test_an_edited_consumer_walks_only_the_file_that_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
