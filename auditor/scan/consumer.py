@@ -16,7 +16,7 @@ import functools
 import logging
 import os
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from auditor.deep import deeply
@@ -297,6 +297,8 @@ class _Sources:
         self._fresh: dict[str, FileFacts | Unparsable] = {}  # walked before a whole scan
         self._owners: dict[str, list[int]] | None = None  # path -> the edges it made
         self._interfaces: dict[str, str | None] = {}  # path -> its facts' interface digest
+        self._subclasses: dict[str, list[str]] = {}  # Resolver.subclass_index()
+        self._others: dict[str, list[str]] = {}  # Values.other_files
 
     def keep_facts(self, store: ScanStore, key: str) -> None:
         """Keep each file's facts in the cache (keptfacts.py), and walk only the files
@@ -345,7 +347,11 @@ class _Sources:
         del outcomes
         cross = _CrossFile(walked, self.roots)
         results = cross.results(walked)
-        scan = self._put_together(walked, unparsable, results, cross.resolver.definitions)
+        known = cross.resolver.definitions
+        scan = self._put_together(walked, unparsable, results, known, _definitions(walked))
+        if self._kept is not None:  # what an edited scan needs to read files only as needed
+            self._subclasses = cross.resolver.subclass_index()
+            self._others = cross.values.other_files
         if self._kept is not None:
             self._kept.used.update(self._keys[p] for p in pending)  # kept by either process
             self._kept.forget_unused()
@@ -377,30 +383,43 @@ class _Sources:
             if isinstance(facts, Unparsable) or self._interface(facts) != last.files[path][1]:
                 return None  # an interface changed: other files' results may change
             edited.append(facts)
-        outcomes: dict[str, FileFacts | Unparsable] = {}
-        missing: list[str] = []
-        for path in self.paths:
-            found = self._fresh.get(path) or self._known(path, body=False)
-            if found is None:
-                missing.append(path)
-            else:
-                outcomes[path] = found
-        for path in missing:  # facts no longer kept: the file is walked again
-            outcomes[path] = self._walk_keeping(path)
-        walked = [o for p in self.paths if not isinstance(o := outcomes[p], Unparsable)]
-        unparsable = [o for p in self.paths if isinstance(o := outcomes[p], Unparsable)]
-        cross = _CrossFile(walked, self.roots)
+        modules: dict[str, list[tuple[int, str]]] = {}
+        for index, path in enumerate(self.paths):
+            modules.setdefault(module_name(path), []).append((index, path))
+
+        def read(module: str) -> list[tuple[int, FileFacts]]:
+            out = []
+            for index, path in modules.get(module, ()):
+                found = self._fresh.get(path) or self._known(path, body=False)
+                if found is None:  # facts no longer kept: the file is walked again
+                    found = self._fresh[path] = self._walk_keeping(path)
+                if not isinstance(found, Unparsable):
+                    out.append((index, found))
+            return out
+
+        def every() -> list[FileFacts]:
+            found = [pair for module in modules for pair in cross.read_in(module)]
+            return [facts for _, facts in sorted(found, key=lambda pair: pair[0])]
+
+        lazy = _Lazy(frozenset(modules), last.definitions, last.subclasses, last.others, read)
+        cross = _CrossFile([], self.roots, lazy, every)
         made = cross.results(edited)
         results = {p: made[p] if p in made else last.results[p] for p in self.paths}
-        for facts in unparsable:
+        for facts in last.unparsable:
             results.pop(facts.path, None)
-        scan = self._put_together(walked, unparsable, results, cross.resolver.definitions)
+        definitions = _merged(last.definitions, edited)
+        self._subclasses, self._others = last.subclasses, last.others
+        scan = self._put_together(
+            list(cross.loaded), list(last.unparsable), results, cross.resolver.definitions,
+            definitions,
+        )  # fmt: skip
         self._kept.used.update(self._keys.values())
         self._kept.forget_unused()
         self._interfaces = {p: last.files[p][1] for p in self.paths}
         logger.debug(
             "scan: %d of %d files changed, their interfaces did not: only their results "
-            "made again", len(changed), len(self.paths),
+            "made again (%d files' interfaces read)", len(changed), len(self.paths),
+            len(cross.loaded),
         )  # fmt: skip
         return scan
 
@@ -409,7 +428,8 @@ class _Sources:
         walked: list[FileFacts],
         unparsable: list[Unparsable],
         results: dict[str, FileResults],
-        definitions: set[str],
+        known: set[str],
+        definitions: tuple[Definition, ...],
     ) -> ConsumerScan:
         lines: Mapping[str, tuple[str, ...]] = self.lines
         if len(self.paths) >= LAZY_LINES:
@@ -418,8 +438,8 @@ class _Sources:
             lines = _Lines(self.tree, frozenset(self.lines))
             self.lines = {}
         scan, self._owners = _combine(
-            self.packages, self.paths, walked, unparsable, lines, self.ignored, results,
-            definitions,
+            self.packages, self.paths, definitions, unparsable, lines, self.ignored, results,
+            known,
         )  # fmt: skip
         return scan
 
@@ -436,7 +456,7 @@ class _Sources:
         from auditor.scan.increment import record
 
         files = {p: (self._keys.get(p), self._interfaces.get(p)) for p in self.paths}
-        return record(files, self._owners)
+        return record(files, self._owners, self._subclasses, self._others)
 
     def _known(self, path: str, *, body: bool = True) -> FileFacts | Unparsable | None:
         """A file's facts without walking it: why it cannot be read, or its kept facts
@@ -548,19 +568,62 @@ def _whole_file(path: str, lines: tuple[str, ...]) -> Location:
     return Location(path, 1, 1, len(lines), len(lines[-1]) + 1)
 
 
+@dataclass(frozen=True, slots=True)
+class _Lazy:
+    """What an edited scan knows of every file without reading it (increment.Previous),
+    and how to read a module's files in: (index among the files, facts), in path order."""
+
+    modules: frozenset[str]
+    definitions: tuple[Definition, ...]
+    subclasses: dict[str, list[str]]
+    others: dict[str, list[str]]
+    read: Callable[[str], list[tuple[int, FileFacts]]]
+
+
 class _CrossFile:
     """What places one file's uses and classes, every file's facts known (resolve.py,
-    values.py, instances.py; flags.py for the flags of other modules)."""
+    values.py, instances.py; flags.py for the flags of other modules): given them all, or,
+    with `lazy`, reading each module's files in only when a lookup reaches it."""
 
-    def __init__(self, walked: list[FileFacts], providers: frozenset[str]) -> None:
+    def __init__(
+        self,
+        walked: list[FileFacts],
+        providers: frozenset[str],
+        lazy: _Lazy | None = None,
+        every: Callable[[], list[FileFacts]] | None = None,
+    ) -> None:
         from auditor.scan.instances import Instances
-        from auditor.scan.resolve import Resolver
+        from auditor.scan.resolve import Known, Resolver
         from auditor.scan.values import Values
 
         self.walked = walked
-        self.resolver = Resolver(walked, providers)
-        self.values = Values(walked, self.resolver)
+        self._lazy = lazy
+        self._every = every
+        self._read: dict[str, list[tuple[int, FileFacts]]] = {}
+        self.loaded: list[FileFacts] = []
+        if lazy is None:
+            self.resolver = Resolver(walked, providers)
+            self.values = Values(walked, self.resolver)
+        else:
+            names = frozenset(d.name for d in lazy.definitions)
+            known = Known(lazy.modules, names, lazy.subclasses, self.read_in)
+            self.resolver = Resolver([], providers, known)
+            self.values = Values([], self.resolver, lazy.others)
         self.instances = Instances(self.values, self.resolver)
+
+    def read_in(self, module: str) -> list[tuple[int, FileFacts]]:
+        """A module's files read in (once), then their stores into `self.x`."""
+        found = self._read.get(module)
+        if found is None:
+            assert self._lazy is not None
+            found = self._read[module] = self._lazy.read(module)
+            for index, facts in found:
+                self.resolver.add(facts, index)
+                self.values.add(facts, index)
+                self.loaded.append(facts)
+            for _, facts in found:
+                self.values.add_stores(facts)
+        return found
 
     def results(self, files: list[FileFacts]) -> dict[str, FileResults]:
         """Each file's sites, edges, handlers and gates, in the order of `files` (uses
@@ -571,9 +634,15 @@ class _CrossFile:
         from auditor.scan.increment import FileResults
 
         r = self.resolver
+        if self._lazy is not None:
+            for f in files:
+                self.read_in(f.module)
         uses = {f.path: use_results([f], r, self.instances.use) for f in files}
         classes = {f.path: class_results([f], r, self.values) for f in files}
-        flag_gates, flag_guarded = flags.decide(self.walked, files)
+        walked = self.walked
+        if self._every is not None and any(f.flag_gates for f in files):
+            walked = self._every()  # a flag may be any module's: every file read in
+        flag_gates, flag_guarded = flags.decide(walked, files)
         out: dict[str, FileResults] = {}
         for f in files:
             (use_sites, use_edges), (class_sites, class_edges) = uses[f.path], classes[f.path]
@@ -595,24 +664,24 @@ def _assemble(
 ) -> ConsumerScan:
     """The scan of these files, every file's results made (what a whole scan does)."""
     cross = _CrossFile(walked, providers)
-    results = cross.results(walked)
-    definitions = cross.resolver.definitions
-    return _combine(packages, paths, walked, unparsable, lines, ignored, results, definitions)[0]
+    results, known = cross.results(walked), cross.resolver.definitions
+    found = _definitions(walked)
+    return _combine(packages, paths, found, unparsable, lines, ignored, results, known)[0]
 
 
 def _combine(
     packages: Sequence[str],
     paths: list[str],
-    walked: list[FileFacts],
+    definitions: tuple[Definition, ...],
     unparsable: list[Unparsable],
     lines: Mapping[str, tuple[str, ...]],
     ignored: dict[str, dict[int, frozenset[str]]],
     results: Mapping[str, FileResults],
-    definitions: set[str],
+    known: set[str],
 ) -> tuple[ConsumerScan, dict[str, list[int]]]:
     """The scan of these files from each file's results (in the order of `paths`), and
     the indices of the edges each file made among the scan's."""
-    edges = _edges((e for r in results.values() for e in r.edges), definitions)
+    edges = _edges((e for r in results.values() for e in r.edges), known)
     number = {edge: i for i, edge in enumerate(edges)}
     owners = {
         path: sorted({number[e] for e in r.edges if e in number}) for path, r in results.items()
@@ -620,7 +689,7 @@ def _combine(
     scan = ConsumerScan(
         package=",".join(packages),
         files=tuple(paths),
-        definitions=_definitions(walked),
+        definitions=definitions,
         edges=edges,
         sites=_sites(site for r in results.values() for site in r.sites),
         unparsable=tuple(sorted(unparsable, key=lambda u: (u.path, u.line, u.column))),
@@ -654,6 +723,16 @@ def _import_edges(walked: list[FileFacts], resolver: Resolver) -> Iterable[Edge]
                 module = ".".join(parts[:i])
                 if resolver.is_module(module):
                     yield Edge(owner, module)
+
+
+def _merged(last: tuple[Definition, ...], edited: list[FileFacts]) -> tuple[Definition, ...]:
+    """The last scan's definitions, those of the edited files as they are now (their names
+    are the same: part of their interface; only where they are may have moved)."""
+    now: dict[str, dict[str, Definition]] = {f.path: {} for f in edited}
+    for facts in edited:
+        for definition in facts.definitions:
+            now[facts.path].setdefault(definition.name, definition)
+    return tuple(now[d.location.path][d.name] if d.location.path in now else d for d in last)
 
 
 def _definitions(walked: list[FileFacts]) -> tuple[Definition, ...]:

@@ -12,7 +12,11 @@
 # edited one parses and keeps its interface (what other files' results read of it: its
 # bindings, classes, signatures, stores, flags; not its uses, nor any position), the other
 # files' sites, edges, handlers and gates are the last scan's, and only the edited files'
-# are made again, against every file's interface. Anything else (a file added, removed,
+# are made again. Their lookups read other files' interfaces in as they reach them (a
+# module's files when a name leads there, resolve.Known); what no lookup can find by name
+# comes from this record, unchanged since no interface changed: every definition's name,
+# each class's consumer subclasses, and which files store an attribute on other objects
+# (a flag of another module reads every file in). Anything else (a file added, removed,
 # unparsable, an interface changed, a record that does not fit) is a whole scan, as before.
 # The cache is untrusted: a record read back is checked field by field; what does not fit
 # is only a miss.
@@ -21,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from auditor.model import Edge, Handled, Site, VersionGate
+from auditor.model import Definition, Edge, Handled, Site, Unparsable, VersionGate
 from auditor.scan.store import Mismatch, consumer_of, decode_list
 
 if TYPE_CHECKING:
@@ -46,20 +50,32 @@ class FileResults:
 
 @dataclass(frozen=True, slots=True)
 class Previous:
-    """The last scan kept of a consumer, by file."""
+    """The last scan kept of a consumer, by file, and what it knew of every file: so that
+    an edited scan reads a file's interface only when a lookup reaches it."""
 
     files: dict[str, tuple[str | None, str | None]]  # path -> (facts key, interface digest)
     results: dict[str, FileResults]
+    unparsable: tuple[Unparsable, ...]
+    definitions: tuple[Definition, ...]
+    subclasses: dict[str, list[str]]  # a class -> its direct consumer subclasses
+    others: dict[str, list[str]]  # an attribute -> the files that store it on other objects
 
 
 def record(
-    files: Mapping[str, tuple[str | None, str | None]], owners: Mapping[str, list[int]]
+    files: Mapping[str, tuple[str | None, str | None]],
+    owners: Mapping[str, list[int]],
+    subclasses: Mapping[str, list[str]],
+    others: Mapping[str, list[str]],
 ) -> dict[str, Any]:
-    """The record kept beside a scan: each file's facts key and interface digest, and the
-    indices (in the scan's sorted edges) of the edges each file made."""
+    """The record kept beside a scan: each file's facts key and interface digest, the
+    indices (in the scan's sorted edges) of the edges each file made, each consumer class's
+    direct consumer subclasses (resolve.Resolver.subclass_index), and for each attribute
+    the files whose stores of it on other objects count (values.Values.other_files)."""
     return {
         "files": {path: list(pair) for path, pair in files.items()},
         "edges": {path: found for path, found in owners.items() if found},
+        "subclasses": dict(subclasses),
+        "others": dict(others),
     }
 
 
@@ -90,6 +106,15 @@ def _read(store: ScanStore, key: str) -> Previous | None:
         by_path: dict[str, list[Site]] = {path: [] for path in files}
         for site in decode_list(sites["sites"], Site):
             by_path[site.location.path].append(site)
+        subclasses, others = _names(kept["subclasses"]), _names(kept["others"])
+        if not all(path in files for paths in others.values() for path in paths):
+            return None
+        unparsable = tuple(decode_list(sites["unparsable"], Unparsable))
+        definitions = tuple(decode_list(graph["definitions"], Definition))
+        if not all(u.path in files for u in unparsable):
+            return None
+        if not all(d.location.path in files for d in definitions):
+            return None
         results = {
             path: FileResults(
                 tuple(by_path[path]),
@@ -101,7 +126,16 @@ def _read(store: ScanStore, key: str) -> Previous | None:
         }
     except (Mismatch, KeyError, TypeError, ValueError, IndexError):
         return None
-    return Previous(files, results)
+    return Previous(files, results, unparsable, definitions, subclasses, others)
+
+
+def _names(data: object) -> dict[str, list[str]]:
+    if not isinstance(data, dict):
+        raise Mismatch("expected a table")
+    for values in data.values():
+        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+            raise Mismatch("expected a list of names")
+    return {str(name): list(values) for name, values in data.items()}
 
 
 def _files(data: object) -> dict[str, tuple[str | None, str | None]]:

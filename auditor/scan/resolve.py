@@ -8,7 +8,9 @@
 # release: stars.py), the consumer class hierarchy (bases, subclasses, inherited methods,
 # the first provider base), which consumer Definition a dotted path lands on, and which
 # scope holds a plain local variable.
-# Takes: every file's facts. Gives: answers to calls and classes; no sites of its own.
+# Takes: every file's facts, or (an edited scan, consumer.py) what `Known` says of them and
+# a way to read a module's files in when a lookup first reaches it. Gives: answers to calls
+# and classes; no sites of its own.
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,7 +21,7 @@ from auditor.scan.scopes import NOT_HERE, Binding, Scope, is_plain_variable, loc
 from auditor.scan.stars import StarLookup
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from auditor.scan.facts import ClassFacts, FileFacts, Span
 
@@ -44,25 +46,84 @@ def _unique(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
 
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What a Resolver is told of the whole consumer when it reads files only as they are
+    needed (consumer.py's edited scan): every module, every definition's name, and the
+    consumer subclasses of each consumer class (as subclass_index() gave them)."""
+
+    modules: frozenset[str]
+    definitions: frozenset[str]
+    subclasses: dict[str, list[str]]
+    need: Callable[[str], object]  # reads a module's files in (Resolver.add), once
+
+
 class Resolver:
     """Name lookup and re-export resolution over the whole consumer."""
 
-    def __init__(self, files: Sequence[FileFacts], providers: frozenset[str]) -> None:
+    def __init__(
+        self, files: Sequence[FileFacts], providers: frozenset[str], known: Known | None = None
+    ) -> None:
         self._providers = providers
         self._modules: dict[str, Scope] = {}
         self._classes: dict[str, ClassFacts] = {}
+        self._class_order: dict[str, int] = {}  # a class path -> the index of its file
+        self._methods: dict[str, set[str]] = {}
         self.definitions: set[str] = set()
-        for facts in files:
-            self._modules.setdefault(facts.module, facts.module_scope)
-            self.definitions.update(d.name for d in facts.definitions)
-            for cls in facts.classes:
-                self._classes.setdefault(cls.qualname, cls)
-        self._methods = {q: {m.name for m in c.methods} for q, c in self._classes.items()}
-        self._roots = providers | {root_of(m) for m in self._modules}
+        self._subclasses: dict[str, list[str]] | None = None
+        self._need: Callable[[str], object] | None = None
+        for index, facts in enumerate(files):
+            self.add(facts, index)
+        if known is not None:
+            self.definitions.update(known.definitions)
+            self._subclasses = known.subclasses
+            self._need = known.need
+        names = known.modules if known is not None else frozenset(self._modules)
+        self._module_names = names
+        self._roots = providers | {root_of(m) for m in names}
         self._paths: dict[str, tuple[str, ...]] = {}
         self._active: set[str] = set()
         self._bases: dict[str, tuple[ResolvedBase, ...]] = {}
-        self._subclasses: dict[str, list[str]] | None = None
+
+    def add(self, facts: FileFacts, index: int) -> None:
+        """One file's facts (the `index`-th file of the consumer): where two files define
+        the same module or class path, the first file's counts, as Python would find it."""
+        self._modules.setdefault(facts.module, facts.module_scope)
+        self.definitions.update(d.name for d in facts.definitions)
+        for cls in facts.classes:
+            first = self._class_order.get(cls.qualname)
+            if first is None or index < first:
+                self._classes[cls.qualname] = cls
+                self._class_order[cls.qualname] = index
+                self._methods[cls.qualname] = {m.name for m in cls.methods}
+
+    def _module(self, module: str) -> Scope | None:
+        if self._need is not None and module in self._module_names:
+            self._need(module)
+        return self._modules.get(module)
+
+    def _class(self, path: str) -> ClassFacts | None:
+        self.need_prefixes(path)
+        return self._classes.get(path)
+
+    def need_prefixes(self, path: str) -> None:
+        """Read in every module whose name `path` starts with, when files are read as they
+        are needed: a class's or a function's path is its module's, then names in it."""
+        if self._need is not None:
+            parts = path.split(".")
+            for i in range(1, len(parts) + 1):
+                if (module := ".".join(parts[:i])) in self._module_names:
+                    self._need(module)
+
+    def subclass_index(self) -> dict[str, list[str]]:
+        """Each consumer class's direct consumer subclasses (what Known.subclasses takes)."""
+        if self._subclasses is None:
+            self._subclasses = {}
+            for path in sorted(self._classes):
+                for base in self.bases(path):
+                    if not base.provider:
+                        self._subclasses.setdefault(base.path, []).append(path)
+        return self._subclasses
 
     # ------------------------------------------------------------------ names
 
@@ -74,7 +135,7 @@ class Resolver:
         return any(root_of(p) in self._roots for p in binding.paths)
 
     def is_module(self, path: str) -> bool:
-        return path in self._modules
+        return path in self._module_names
 
     def lookup(self, scope: Scope, name: str) -> Binding | None:
         """What `name` read in `scope` refers to, or None when unknown or local."""
@@ -110,7 +171,7 @@ class Resolver:
         return None
 
     def module_scope(self, module: str) -> Scope | None:
-        return self._modules.get(module)
+        return self._module(module)
 
     @staticmethod
     def _module_of(scope: Scope) -> Scope:
@@ -136,7 +197,7 @@ class Resolver:
         if name.startswith("_"):
             return None
         for star in scope.star_modules:
-            source = self._modules.get(star)
+            source = self._module(star)
             if star in seen or source is None:
                 continue
             if self.module_binding(source, name, seen | {scope.module}) is not None:
@@ -164,7 +225,7 @@ class Resolver:
     def _consumer_binds(self, module: str, name: str, seen: frozenset[str]) -> bool | None:
         """Whether consumer module `module` binds `name` at its top level; None when it is no
         consumer module (its names cannot be read)."""
-        source = self._modules.get(module)
+        source = self._module(module)
         if source is None:
             return None
         if module in seen or name.startswith("_"):
@@ -193,7 +254,7 @@ class Resolver:
         if parts[0] in self._providers:
             return (path,)
         for i in range(len(parts) - 1, 0, -1):
-            scope = self._modules.get(".".join(parts[:i]))
+            scope = self._module(".".join(parts[:i]))
             if scope is not None:
                 break
         else:
@@ -221,7 +282,7 @@ class Resolver:
             candidate = ".".join(parts[:i])
             if candidate not in self.definitions:
                 continue
-            if i < len(parts) and candidate in self._classes:
+            if i < len(parts) and self._class(candidate) is not None:
                 member = self.class_member(candidate, parts[i], frozenset())
                 if member is not None:
                     return member
@@ -230,7 +291,7 @@ class Resolver:
 
     def class_member(self, cls: str, name: str, seen: frozenset[str]) -> str | None:
         """Where a consumer class (or a consumer base of it) defines method `name`."""
-        if name in self._methods.get(cls, ()):
+        if self._class(cls) is not None and name in self._methods[cls]:
             return f"{cls}.{name}"
         for base in self.bases(cls):
             if not base.provider and base.path not in seen:
@@ -240,10 +301,10 @@ class Resolver:
         return None
 
     def is_class(self, path: str) -> bool:
-        return path in self._classes
+        return self._class(path) is not None
 
     def class_facts(self, path: str) -> ClassFacts | None:
-        return self._classes.get(path)
+        return self._class(path)
 
     def ancestors(self, cls: str) -> tuple[str, ...]:
         """`cls` and its consumer bases, depth first, left to right, each once."""
@@ -259,19 +320,14 @@ class Resolver:
 
     def subclasses(self, cls: str) -> tuple[str, ...]:
         """Every consumer class deriving from `cls`, directly or not, sorted."""
-        if self._subclasses is None:
-            self._subclasses = {}
-            for path in sorted(self._classes):
-                for base in self.bases(path):
-                    if not base.provider:
-                        self._subclasses.setdefault(base.path, []).append(path)
+        index = self.subclass_index()
         out: dict[str, None] = {}
-        stack = list(self._subclasses.get(cls, ()))
+        stack = list(index.get(cls, ()))
         while stack:
             current = stack.pop()
             if current not in out and current != cls:
                 out[current] = None
-                stack.extend(self._subclasses.get(current, ()))
+                stack.extend(index.get(current, ()))
         return tuple(sorted(out))
 
     def first_provider(self, cls: str, seen: frozenset[str] = frozenset()) -> str | None:
@@ -292,14 +348,14 @@ class Resolver:
         cached = self._bases.get(cls)
         if cached is None:
             self._bases[cls] = ()  # a class deriving from itself ends here
-            facts = self._classes.get(cls)
+            facts = self._class(cls)
             cached = self._compute_bases(facts) if facts is not None else ()
             self._bases[cls] = cached
         return cached
 
     def direct_bases(self, facts: ClassFacts) -> tuple[ResolvedBase, ...]:
         """The bases of this very class statement (a class may be defined twice)."""
-        if self._classes.get(facts.qualname) is facts:
+        if self._class(facts.qualname) is facts:
             return self.bases(facts.qualname)
         return self._compute_bases(facts)
 
@@ -316,6 +372,6 @@ class Resolver:
                 via = next((p for p in binding.paths if self.is_provider(p)), None)
                 alternatives = tuple(provider[1:])
                 out.append(ResolvedBase(provider[0], True, span, alternatives, uncertain, via))
-            elif consumer := [p for p in paths if p in self._classes]:
+            elif consumer := [p for p in paths if self._class(p) is not None]:
                 out.append(ResolvedBase(consumer[0], False, span))
         return tuple(out)

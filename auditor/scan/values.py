@@ -9,7 +9,8 @@
 # `Annotated[T, ...]`, `"T"` and a generic `T[int]` are T), what a consumer function returns
 # (its return annotation), and what `.attr` and `(...)` do to a value (`__dunder__` and
 # `__private` attributes are not followed).
-# Takes: every file's facts and the Resolver. Gives: values to instances.py and classes.py.
+# Takes: every file's facts (or each as the Resolver reads it in) and the Resolver. Gives:
+# values to instances.py and classes.py.
 #
 # Never guess: a store we cannot read (`for x in`, unpacking, an unknown call), two stores
 # that disagree, an `async def`, an unknown decorator, an `@overload` set: no value.
@@ -20,6 +21,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING
 from auditor.scan.calls import dotted_chain, reference
 from auditor.scan.facts import CALLED, EACH, ITEM, OPS
 from auditor.scan.scopes import SourceKind, is_plain_variable
+from auditor.scan.source import module_name
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -102,23 +105,32 @@ def _accessor(function: FunctionFacts) -> bool:
 class Values:
     """What consumer names and expressions hold; see the comment block above."""
 
-    def __init__(self, files: Sequence[FileFacts], resolver: Resolver) -> None:
+    def __init__(
+        self,
+        files: Sequence[FileFacts],
+        resolver: Resolver,
+        others: dict[str, list[str]] | None = None,
+    ) -> None:
+        """Every file's facts in `files`; or, with `others` (an edited scan, consumer.py),
+        each file's as the Resolver reads it in (add(), add_stores()), `others` naming the
+        files whose `obj.attr = ...` stores count for each attribute (other_files)."""
         self._r = resolver
         self._functions: dict[str, list[FunctionFacts]] = {}
+        self._function_order: dict[str, list[int]] = {}  # the index of each one's file
         self._names: dict[tuple[int, str], list[Source | None]] = {}  # (id(scope), name)
         self._self_stores: dict[str, dict[str, list[Source | None]]] = {}
         self._other_stores: dict[str, list[AttrStore]] = {}  # attr -> `obj.attr = ...`
+        self._others = others
+        self._files: dict[str, FileFacts] = {}
+        self.other_files: dict[str, list[str]] = {}  # attr -> the files of its other stores
         self._memo: dict[object, Value | None] = {}
         self._members: dict[tuple[ValueKind, str, str], tuple[Value | None, bool]] = {}
         self._active: set[object] = set()
         self._decorators: dict[int, tuple[str, ...]] = {}
         self._parsed: dict[str, ast.expr | None] = {}
         self._families: dict[tuple[str, bool], tuple[tuple[str, ...], list[Scope]]] = {}
-        for facts in files:
-            for function in facts.functions:
-                self._functions.setdefault(function.path, []).append(function)
-            for named in facts.name_stores:
-                self._names.setdefault((id(named.scope), named.name), []).append(named.source)
+        for index, facts in enumerate(files):
+            self.add(facts, index)
         for facts in files:
             for store in facts.attr_stores:
                 binding = resolver.lookup(store.scope, store.root)
@@ -127,6 +139,51 @@ class Values:
                     attrs.setdefault(store.attr, []).append(store.source)
                 elif binding is None or resolver.may_matter(binding):
                     self._other_stores.setdefault(store.attr, []).append(store)
+                    seen = self.other_files.setdefault(store.attr, [])
+                    if not seen or seen[-1] != facts.path:
+                        seen.append(facts.path)
+
+    def add(self, facts: FileFacts, index: int) -> None:
+        """One file's functions and name stores (the `index`-th file of the consumer)."""
+        self._files[facts.path] = facts
+        for function in facts.functions:
+            order = self._function_order.setdefault(function.path, [])
+            at = bisect.bisect_right(order, index)
+            order.insert(at, index)
+            self._functions.setdefault(function.path, []).insert(at, function)
+        for named in facts.name_stores:
+            self._names.setdefault((id(named.scope), named.name), []).append(named.source)
+
+    def add_stores(self, facts: FileFacts) -> None:
+        """One file's stores into `self.x` (read in after add(): they may look names up)."""
+        for store in facts.attr_stores:
+            binding = self._r.lookup(store.scope, store.root)
+            if binding is not None and binding.instance:
+                attrs = self._self_stores.setdefault(binding.paths[0], {})
+                attrs.setdefault(store.attr, []).append(store.source)
+
+    def _self_of(self, cls: str) -> dict[str, list[Source | None]]:
+        self._r.need_prefixes(cls)
+        return self._self_stores.get(cls, {})
+
+    def _functions_of(self, path: str) -> list[FunctionFacts]:
+        self._r.need_prefixes(path)
+        return self._functions.get(path, [])
+
+    def _other_stores_of(self, attr: str) -> list[AttrStore]:
+        if self._others is None or attr in self._other_stores:
+            return self._other_stores.get(attr, [])
+        found: list[AttrStore] = []
+        for path in self._others.get(attr, ()):
+            self._r.need_prefixes(module_name(path))
+            for store in self._files[path].attr_stores if path in self._files else ():
+                if store.attr != attr:
+                    continue
+                binding = self._r.lookup(store.scope, store.root)
+                if binding is None or (not binding.instance and self._r.may_matter(binding)):
+                    found.append(store)
+        self._other_stores[attr] = found
+        return found
 
     # ------------------------------------------------------------------ entry points
 
@@ -226,7 +283,7 @@ class Values:
 
     def returns(self, path: str, *, accessor: bool = False) -> Value | None:
         """What calling the consumer function `path` returns (or reading a property)."""
-        functions = [f for f in self._functions.get(path, ()) if not _accessor(f)]
+        functions = [f for f in self._functions_of(path) if not _accessor(f)]
         if len(functions) != 1:
             return None  # an @overload set, or defined twice
         function = functions[0]
@@ -416,7 +473,7 @@ class Values:
         """
         family, bodies = self._family(cls, instance)
         method = self._r.class_member(cls, name, frozenset())
-        stores = [s for c in family for s in self._self_stores.get(c, {}).get(name, ())]
+        stores = [s for c in family for s in self._self_of(c).get(name, ())]
         stores += self._stores_from_outside(family, name)
         if method is not None:
             return (None if stores else self._method(method, instance=instance)), False
@@ -438,14 +495,14 @@ class Values:
     def _stores_from_outside(self, family: tuple[str, ...], name: str) -> list[Source | None]:
         """`gen.x = ...` where `gen` holds an instance (or is a class) of the family."""
         out: list[Source | None] = []
-        for store in self._other_stores.get(name, ()):
+        for store in self._other_stores_of(name):
             owner = self.reference(store.scope, (store.root, ()))
             if owner is not None and owner.kind is not ValueKind.PROVIDER and owner.path in family:
                 out.append(store.source)
         return out
 
     def _method(self, path: str, *, instance: bool) -> Value | None:
-        functions = self._functions.get(path, ())
+        functions = self._functions_of(path)
         if instance and any(set(self.decorators(f)) & PROPERTY for f in functions):
             return self.returns(path, accessor=True)
         return Value(ValueKind.DEF, path)

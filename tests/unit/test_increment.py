@@ -32,7 +32,8 @@ class Tree(DictTree):
 
 
 def _consumers() -> list[Path]:
-    return sorted(p for p in ROOT.glob("cases*/*/consumer") if (p / "widget").is_dir())
+    found = [*ROOT.glob("cases*/*/consumer"), *ROOT.glob("idioms/*/consumer")]
+    return sorted(p for p in found if (p / "widget").is_dir())
 
 
 def _files(folder: Path) -> dict[str, str]:
@@ -154,6 +155,60 @@ def test_an_edit_of_a_body_is_made_again_alone(
         ("widget/core.py", 6),
         ("widget/use.py", 6),  # two lines down, as the edit moved it
     }
+
+
+# What an edited file's uses reach only through other files: a family of classes across
+# files (a base's stores into `self`, a subclass elsewhere), a store on another object
+# (`c.client = ...`), a function's return annotation, a re-export, a provider base.
+FAMILY = {
+    "widget/__init__.py": "from widget.factory import build\n",
+    "widget/base.py": (
+        "import acme\n"
+        "class Base(acme.Engine):\n"
+        "    def __init__(self):\n"
+        "        self.pool = acme.Pool()\n"
+    ),
+    "widget/child.py": (
+        "from widget.base import Base\n"
+        "class Child(Base):\n"
+        "    def run(self):\n"
+        "        return self.pool.take(1)\n"
+    ),
+    "widget/setup.py": (
+        "import acme\n"
+        "from widget.child import Child\n"
+        "def configure(c: Child):\n"
+        "    c.client = acme.Client()\n"
+    ),
+    "widget/factory.py": "import acme\ndef build() -> acme.Conn:\n    return acme.connect()\n",
+    "widget/use.py": (
+        "from widget import build\n"
+        "from widget.base import Base\n"
+        "def go(b: Base):\n"
+        "    b.client.send(1)\n"
+        "    b.pool.take(2)\n"
+        "    b.start()\n"
+        "    build().close()\n"
+    ),
+}
+REACHED = {"acme.Client().send", "acme.Pool().take", "acme.Engine().start", "acme.Conn().close"}
+
+
+def test_an_edited_file_reaches_the_same_through_files_read_in_as_needed(
+    tmp_path: Path, debug: pytest.LogCaptureFixture
+) -> None:
+    store = ScanStore(tmp_path)
+    whole = _scan(FAMILY, store)
+    reached = {s.target for s in whole.sites if s.location.path == "widget/use.py"}
+    assert reached >= REACHED
+    text = FAMILY["widget/use.py"]
+    for edit in ("\n" + text, text.replace("(1)", "(1, 2)"), text + "    go(b)\n"):
+        files = {**FAMILY, "widget/use.py": edit}
+        debug.clear()
+        found = _scan(files, store)
+        assert MADE_AGAIN in debug.text
+        _same(found, scan_consumer(Tree(files), ["widget"], ["acme"]))
+        assert {s.target for s in found.sites if s.location.path == "widget/use.py"} >= REACHED
 
 
 @pytest.mark.parametrize(
