@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
 
     from auditor.scan.facts import FileFacts
-    from auditor.scan.increment import FileResults
+    from auditor.scan.increment import FileResults, Pair
     from auditor.scan.keptfacts import FactsStore
     from auditor.scan.resolve import Resolver
     from auditor.scan.store import ScanStore
@@ -121,15 +121,15 @@ def scan_cached(
 
         return kept, lambda: _kept_graph(kept, again, store.load(key, ".graph"))
     assert sources is not None
-    scan = sources.complete()
+    scan, graph, whole = sources.parts()
     store.save(key, "", _sites_part(scan))
-    store.save(key, ".graph", _graph_part(scan))
+    store.save(key, ".graph", graph)
     if (by_file := sources.by_file()) is not None:
         from auditor.scan.increment import PART
 
         store.save(key, PART, by_file)
     store.forget_others(key)
-    return scan, lambda: scan
+    return scan, whole
 
 
 def _sites_part(scan: ConsumerScan) -> dict[str, Any]:
@@ -277,6 +277,7 @@ class _Sources:
     ) -> None:
         self.tree = tree
         self.packages = packages
+        self.exclude = exclude
         self.roots = frozenset(providers)
         self.paths = select_paths(tree.walk(), exclude)
         _refuse_unreadable(tree, exclude)
@@ -295,6 +296,8 @@ class _Sources:
         self._kept: FactsStore | None = None
         self._keys: dict[str, str] = {}  # path -> the key of its kept facts
         self._fresh: dict[str, FileFacts | Unparsable] = {}  # walked before a whole scan
+        self._parts: tuple[ConsumerScan, dict[str, Any], Callable[[], ConsumerScan]] | None
+        self._parts = None  # an edited scan's (parts())
         self._owners: dict[str, list[int]] | None = None  # path -> the edges it made
         self._interfaces: dict[str, str | None] = {}  # path -> its facts' interface digest
         self._subclasses: dict[str, list[str]] = {}  # Resolver.subclass_index()
@@ -318,17 +321,40 @@ class _Sources:
 
     def complete(self) -> ConsumerScan:
         """Every file walked: what scan_consumer() gives."""
+        if self._complete is None and self._parts is not None:
+            self._complete = self._parts[2]()
         if self._complete is None:
-            if self._keep is not None:
-                from auditor.scan.keptfacts import FactsStore, facts_key
-
-                self._kept = FactsStore(self._keep[0].root, consumer_of(self._keep[1]))
-                for path in self.paths:
-                    if isinstance(self.texts[path], str):
-                        self._keys[path] = facts_key(path, self.digests[path], self.roots)
-            self._complete = self._edited() or self._whole()
+            self._prepare()
+            edited = self._parts = self._edited()
+            self._complete = edited[2]() if edited is not None else self._whole()
             self.texts.clear()  # every file is walked: its text is read no more
         return self._complete
+
+    def parts(self) -> tuple[ConsumerScan, dict[str, Any], Callable[[], ConsumerScan]]:
+        """The scan (an edited one without its definitions and edges), its graph part as
+        kept (store.py), and the whole scan: an edited scan's graph part is the last one's
+        with the edited files' part made again, read back into model types only if the
+        whole is asked for."""
+        if self._complete is None and self._parts is None:
+            self._prepare()
+            self._parts = self._edited()
+            if self._parts is None:
+                self._complete = self._whole()
+            self.texts.clear()
+        if self._parts is not None:
+            return self._parts
+        assert self._complete is not None
+        whole = self._complete
+        return whole, _graph_part(whole), lambda: whole
+
+    def _prepare(self) -> None:
+        if self._keep is not None and self._kept is None:
+            from auditor.scan.keptfacts import FactsStore, facts_key
+
+            self._kept = FactsStore(self._keep[0].root, consumer_of(self._keep[1]))
+            for path in self.paths:
+                if isinstance(self.texts[path], str):
+                    self._keys[path] = facts_key(path, self.digests[path], self.roots)
 
     def _whole(self) -> ConsumerScan:
         from auditor.scan.parallel import walk_shared
@@ -348,7 +374,8 @@ class _Sources:
         cross = _CrossFile(walked, self.roots)
         results = cross.results(walked)
         known = cross.resolver.definitions
-        scan = self._put_together(walked, unparsable, results, known, _definitions(walked))
+        scan, pairs = self._put_together(walked, unparsable, results, known)
+        scan = replace(scan, definitions=_definitions(walked), edges=tuple(Edge(*p) for p in pairs))
         if self._kept is not None:  # what an edited scan needs to read files only as needed
             self._subclasses = cross.resolver.subclass_index()
             self._others = cross.values.other_files
@@ -362,7 +389,7 @@ class _Sources:
         self._interfaces = {f.path: self._interface(f) for f in walked}
         return scan
 
-    def _edited(self) -> ConsumerScan | None:
+    def _edited(self) -> tuple[ConsumerScan, dict[str, Any], Callable[[], ConsumerScan]] | None:
         """The scan made again for the files changed since the last one (increment.py);
         None when that cannot be known to give what a whole scan gives."""
         if self._kept is None or os.environ.get("DRIFT_AUDIT_NO_INCREMENT"):
@@ -401,18 +428,22 @@ class _Sources:
             found = [pair for module in modules for pair in cross.read_in(module)]
             return [facts for _, facts in sorted(found, key=lambda pair: pair[0])]
 
-        lazy = _Lazy(frozenset(modules), last.definitions, last.subclasses, last.others, read)
+        names = frozenset(row[0] for row in last.definitions)
+        lazy = _Lazy(frozenset(modules), names, last.subclasses, last.others, read)
         cross = _CrossFile([], self.roots, lazy, every)
         made = cross.results(edited)
         results = {p: made[p] if p in made else last.results[p] for p in self.paths}
         for facts in last.unparsable:
             results.pop(facts.path, None)
-        definitions = _merged(last.definitions, edited)
+        try:
+            definitions = _merged(last.definitions, edited)
+        except KeyError:  # a kept definition the edited file does not have: not its record
+            return None
         self._subclasses, self._others = last.subclasses, last.others
-        scan = self._put_together(
-            list(cross.loaded), list(last.unparsable), results, cross.resolver.definitions,
-            definitions,
-        )  # fmt: skip
+        scan, pairs = self._put_together(
+            list(cross.loaded), list(last.unparsable), results, cross.resolver.definitions
+        )
+        graph = {"definitions": definitions, "edges": [list(p) for p in pairs]}
         self._kept.used.update(self._keys.values())
         self._kept.forget_unused()
         self._interfaces = {p: last.files[p][1] for p in self.paths}
@@ -421,7 +452,16 @@ class _Sources:
             "made again (%d files' interfaces read)", len(changed), len(self.paths),
             len(cross.loaded),
         )  # fmt: skip
-        return scan
+        tree, packages, providers, exclude = self.tree, self.packages, self.roots, self.exclude
+
+        def whole() -> ConsumerScan:
+            try:
+                found = tuple(decode_list(definitions, Definition))
+            except (Mismatch, KeyError, TypeError, ValueError):  # a kept definition misshapen
+                return _Sources(tree, packages, sorted(providers), exclude).complete()
+            return replace(scan, definitions=found, edges=tuple(Edge(*p) for p in pairs))
+
+        return scan, graph, functools.cache(whole)
 
     def _put_together(
         self,
@@ -429,19 +469,18 @@ class _Sources:
         unparsable: list[Unparsable],
         results: dict[str, FileResults],
         known: set[str],
-        definitions: tuple[Definition, ...],
-    ) -> ConsumerScan:
+    ) -> tuple[ConsumerScan, list[Pair]]:
+        """The scan without definitions and edges, and its edges as pairs."""
         lines: Mapping[str, tuple[str, ...]] = self.lines
         if len(self.paths) >= LAZY_LINES:
             for facts in walked:
                 facts.positions = facts.positions.compact()
             lines = _Lines(self.tree, frozenset(self.lines))
             self.lines = {}
-        scan, self._owners = _combine(
-            self.packages, self.paths, definitions, unparsable, lines, self.ignored, results,
-            known,
-        )  # fmt: skip
-        return scan
+        scan, pairs, self._owners = _combine(
+            self.packages, self.paths, unparsable, lines, self.ignored, results, known
+        )
+        return scan, pairs
 
     def _interface(self, facts: FileFacts) -> str | None:
         assert self._kept is not None or not self._keys
@@ -574,7 +613,7 @@ class _Lazy:
     and how to read a module's files in: (index among the files, facts), in path order."""
 
     modules: frozenset[str]
-    definitions: tuple[Definition, ...]
+    definitions: frozenset[str]  # every definition's name
     subclasses: dict[str, list[str]]
     others: dict[str, list[str]]
     read: Callable[[str], list[tuple[int, FileFacts]]]
@@ -605,8 +644,7 @@ class _CrossFile:
             self.resolver = Resolver(walked, providers)
             self.values = Values(walked, self.resolver)
         else:
-            names = frozenset(d.name for d in lazy.definitions)
-            known = Known(lazy.modules, names, lazy.subclasses, self.read_in)
+            known = Known(lazy.modules, lazy.definitions, lazy.subclasses, self.read_in)
             self.resolver = Resolver([], providers, known)
             self.values = Values([], self.resolver, lazy.others)
         self.instances = Instances(self.values, self.resolver)
@@ -647,7 +685,8 @@ class _CrossFile:
         for f in files:
             (use_sites, use_edges), (class_sites, class_edges) = uses[f.path], classes[f.path]
             sites = _guard([*f.import_sites, *use_sites, *class_sites], flag_guarded)
-            edges = [*f.containment, *use_edges, *class_edges, *_import_edges([f], r)]
+            made = [*f.containment, *use_edges, *class_edges, *_import_edges([f], r)]
+            edges = [(e.caller, e.callee) for e in made]
             gates = (*f.gates, *flag_gates.get(f.path, ()))
             out[f.path] = FileResults(tuple(sites), tuple(edges), tuple(f.handled), gates)
         return out
@@ -665,32 +704,40 @@ def _assemble(
     """The scan of these files, every file's results made (what a whole scan does)."""
     cross = _CrossFile(walked, providers)
     results, known = cross.results(walked), cross.resolver.definitions
-    found = _definitions(walked)
-    return _combine(packages, paths, found, unparsable, lines, ignored, results, known)[0]
+    scan, pairs, _ = _combine(packages, paths, unparsable, lines, ignored, results, known)
+    edges = tuple(Edge(*p) for p in pairs)
+    return replace(scan, definitions=_definitions(walked), edges=edges)
 
 
 def _combine(
     packages: Sequence[str],
     paths: list[str],
-    definitions: tuple[Definition, ...],
     unparsable: list[Unparsable],
     lines: Mapping[str, tuple[str, ...]],
     ignored: dict[str, dict[int, frozenset[str]]],
     results: Mapping[str, FileResults],
     known: set[str],
-) -> tuple[ConsumerScan, dict[str, list[int]]]:
-    """The scan of these files from each file's results (in the order of `paths`), and
-    the indices of the edges each file made among the scan's."""
-    edges = _edges((e for r in results.values() for e in r.edges), known)
-    number = {edge: i for i, edge in enumerate(edges)}
+) -> tuple[ConsumerScan, list[Pair], dict[str, list[int]]]:
+    """The scan of these files from each file's results (in the order of `paths`), without
+    definitions and edges; its edges (between two known definitions, each once, sorted) as
+    (caller, callee); and the indices among them of the edges each file made."""
+    pairs = sorted(
+        {
+            pair
+            for r in results.values()
+            for pair in r.edges
+            if pair[0] != pair[1] and pair[0] in known and pair[1] in known
+        }
+    )
+    number = {pair: i for i, pair in enumerate(pairs)}
     owners = {
         path: sorted({number[e] for e in r.edges if e in number}) for path, r in results.items()
     }
     scan = ConsumerScan(
         package=",".join(packages),
         files=tuple(paths),
-        definitions=definitions,
-        edges=edges,
+        definitions=(),
+        edges=(),
         sites=_sites(site for r in results.values() for site in r.sites),
         unparsable=tuple(sorted(unparsable, key=lambda u: (u.path, u.line, u.column))),
         lines=lines,
@@ -698,7 +745,7 @@ def _combine(
         handlers={path: r.handlers for path, r in results.items() if r.handlers},
         gates={path: r.gates for path, r in results.items() if r.gates},
     )
-    return scan, owners
+    return scan, pairs, owners
 
 
 def _guard(sites: list[Site], spans: Mapping[str, list[tuple[int, int]]]) -> list[Site]:
@@ -725,14 +772,17 @@ def _import_edges(walked: list[FileFacts], resolver: Resolver) -> Iterable[Edge]
                     yield Edge(owner, module)
 
 
-def _merged(last: tuple[Definition, ...], edited: list[FileFacts]) -> tuple[Definition, ...]:
-    """The last scan's definitions, those of the edited files as they are now (their names
-    are the same: part of their interface; only where they are may have moved)."""
-    now: dict[str, dict[str, Definition]] = {f.path: {} for f in edited}
+def _merged(last: list[Any], edited: list[FileFacts]) -> list[Any]:
+    """The last scan's definitions as kept, those of the edited files as they are now
+    (their names are the same: part of their interface; only where they are may have
+    moved). KeyError for a kept one an edited file does not define."""
+    from auditor.scan.increment import defined_in
+
+    now: dict[str, dict[str, Any]] = {f.path: {} for f in edited}
     for facts in edited:
-        for definition in facts.definitions:
-            now[facts.path].setdefault(definition.name, definition)
-    return tuple(now[d.location.path][d.name] if d.location.path in now else d for d in last)
+        for row in encode_list(facts.definitions, Definition):
+            now[facts.path].setdefault(row[0], row)
+    return [now[p][row[0]] if (p := defined_in(row)) in now else row for row in last]
 
 
 def _definitions(walked: list[FileFacts]) -> tuple[Definition, ...]:
@@ -741,11 +791,6 @@ def _definitions(walked: list[FileFacts]) -> tuple[Definition, ...]:
         for definition in facts.definitions:
             unique.setdefault(definition.name, definition)
     return tuple(sorted(unique.values(), key=lambda d: d.name))
-
-
-def _edges(edges: Iterable[Edge], known: set[str]) -> tuple[Edge, ...]:
-    kept = {e for e in edges if e.caller != e.callee and e.callee in known and e.caller in known}
-    return tuple(sorted(kept, key=lambda e: (e.caller, e.callee)))
 
 
 def _site_key(site: Site) -> tuple[str, int, int, str, str, str, int, int]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from auditor.model import Definition, Edge, Handled, Site, Unparsable, VersionGate
+from auditor.model import Handled, Site, Unparsable, VersionGate
 from auditor.scan.store import Mismatch, consumer_of, decode_list
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from auditor.scan.store import ScanStore
 
 PART = ".files"  # the record's part name beside a scan's "" and ".graph"
+Pair = tuple[str, str]  # a model.Edge's caller and callee
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +44,7 @@ class FileResults:
     handlers and its version gates (a flag's included)."""
 
     sites: tuple[Site, ...]
-    edges: tuple[Edge, ...]
+    edges: tuple[Pair, ...]  # (caller, callee) of each model.Edge
     handlers: tuple[Handled, ...]
     gates: tuple[VersionGate, ...]
 
@@ -56,7 +57,7 @@ class Previous:
     files: dict[str, tuple[str | None, str | None]]  # path -> (facts key, interface digest)
     results: dict[str, FileResults]
     unparsable: tuple[Unparsable, ...]
-    definitions: tuple[Definition, ...]
+    definitions: list[Any]  # the graph part's, as kept (store.py's form of model.Definition)
     subclasses: dict[str, list[str]]  # a class -> its direct consumer subclasses
     others: dict[str, list[str]]  # an attribute -> the files that store it on other objects
 
@@ -96,7 +97,7 @@ def _read(store: ScanStore, key: str) -> Previous | None:
         return None
     try:
         files = _files(kept["files"])
-        edges = decode_list(graph["edges"], Edge)
+        edges = [_pair(row) for row in _rows(graph["edges"])]
         owned = kept["edges"]
         handlers, gates = sites["handlers"], sites["gates"]
         if not isinstance(owned, dict) or not isinstance(handlers, dict):
@@ -110,10 +111,10 @@ def _read(store: ScanStore, key: str) -> Previous | None:
         if not all(path in files for paths in others.values() for path in paths):
             return None
         unparsable = tuple(decode_list(sites["unparsable"], Unparsable))
-        definitions = tuple(decode_list(graph["definitions"], Definition))
+        definitions = _rows(graph["definitions"])
         if not all(u.path in files for u in unparsable):
             return None
-        if not all(d.location.path in files for d in definitions):
+        if not all(defined_in(row) in files for row in definitions):
             return None
         results = {
             path: FileResults(
@@ -151,7 +152,29 @@ def _files(data: object) -> dict[str, tuple[str | None, str | None]]:
     return files
 
 
-def _edges(indices: object, edges: list[Edge]) -> tuple[Edge, ...]:
+def defined_in(row: Any) -> str | None:
+    """The file a kept definition (`[name, kind, [path, ...]]`) is in; None if misshapen."""
+    if type(row) is list and len(row) == 3 and type(row[0]) is str and type(row[2]) is list:
+        path = row[2][0] if row[2] else None
+        return path if type(path) is str else None
+    return None
+
+
+def _rows(data: object) -> list[Any]:
+    if type(data) is not list:
+        raise Mismatch("expected a list")
+    return data
+
+
+def _pair(row: object) -> Pair:
+    if type(row) is not list or len(row) != 2 or type(row[0]) is not str:
+        raise Mismatch("expected an edge")
+    if type(row[1]) is not str:
+        raise Mismatch("expected an edge")
+    return (row[0], row[1])
+
+
+def _edges(indices: object, edges: list[Pair]) -> tuple[Pair, ...]:
     if not isinstance(indices, list) or not all(type(i) is int and i >= 0 for i in indices):
         raise Mismatch("expected edge indices")
     return tuple(edges[i] for i in indices)

@@ -306,3 +306,26 @@ def test_switched_off_it_is_a_whole_scan(
     debug.clear()
     _same(_scan(edited, store), scan_consumer(Tree(edited), ["widget"], ["acme"]))
     assert MADE_AGAIN not in debug.text and "1 of 4 files walked" in debug.text
+
+
+def test_a_kept_definition_misshapen_gives_the_whole_scan_when_asked(
+    tmp_path: Path, debug: pytest.LogCaptureFixture
+) -> None:
+    """The last scan's definitions go on as kept, read back only when a call graph needs
+    them: one that does not read back then is a whole scan, never an error."""
+    store = ScanStore(tmp_path)
+    _scan(WIDGET, store)
+    (graph,) = tmp_path.glob("scan/*/*.graph.json")
+
+    def misshape(data: Any) -> None:
+        (row,) = (r for r in data["definitions"] if r[0] == "widget.core.make")
+        row[2][1] = "one"  # a line that is not a number, in a file not edited
+
+    _damage(graph, misshape)
+    edited = {**WIDGET, "widget/use.py": WIDGET["widget/use.py"] + "# edited\n"}
+    debug.clear()
+    kept, whole = scan_cached(Tree(edited), ["widget"], ["acme"], store=store)
+    assert MADE_AGAIN in debug.text and kept.definitions == ()
+    fresh = scan_consumer(Tree(edited), ["widget"], ["acme"])
+    assert (kept.sites, kept.gates) == (fresh.sites, fresh.gates)
+    _same(whole(), fresh)

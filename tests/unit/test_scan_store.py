@@ -94,8 +94,8 @@ def test_an_edited_file_is_a_new_key_and_the_older_scan_goes(tmp_path: Path) -> 
     store = ScanStore(tmp_path)
     _scan(CONSUMER, store)
     edited = {**CONSUMER, "widget/core.py": CONSUMER["widget/core.py"] + "acme.gone()\n"}
-    kept, _ = _scan(edited, store)
-    assert kept == scan_consumer(DictTree(edited), ["widget"], ["acme"])
+    kept, whole = _scan(edited, store)
+    assert whole == scan_consumer(DictTree(edited), ["widget"], ["acme"])
     assert any(s.target == "acme.gone" for s in kept.sites)
     assert len(list((tmp_path / store.folder).glob("*.json"))) == 3  # one scan: 3 parts
 
