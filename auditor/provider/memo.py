@@ -196,28 +196,36 @@ class ResolutionMemo:
             for row in rows:
                 entry = _entry(key, row)
                 if entry is not None:
-                    deps, value, resolution = entry
-                    kept.append((deps, value))
-                    if resolution is not None:
-                        self._decoded[id(value)] = (value, resolution)
+                    kept.append(entry)
             if kept:
                 self._entries[key] = kept
         return self._entries.get(key, [])
 
-    def resolution(self, value: Any) -> Resolution:
+    def resolution(self, key: str, value: Any) -> Resolution | None:
         """A stored resolution's value read back, once per run (a timeline's releases share
-        most answers)."""
+        most answers), and only when a lookup gives it (a key keeps one answer per release
+        of a timeline; a run asks for one or a few). None when it does not read back: the
+        entry is then forgotten, and the lookup counted as the miss it is."""
         known = self._decoded.get(id(value))
         if known is not None and known[0] is value:
             return known[1]
-        resolution = resolution_from_json(value)
+        try:
+            resolution: Resolution | None = resolution_from_json(value)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            resolution = None
+        if resolution is None or not _well_typed(resolution):
+            self._entries[key] = [e for e in self._rows(key) if e[1] is not value]
+            self._index.pop(key, None)
+            self._dirty = True
+            self.hits, self.misses = self.hits - 1, self.misses + 1
+            return None
         self._decoded[id(value)] = (value, resolution)
         return resolution
 
 
-def _entry(key: str, row: object) -> tuple[Deps, Any, Resolution | None] | None:
-    """One stored (deps, value) pair, if it has the shape save() writes, and the value read
-    back (None for a `moved:` answer)."""
+def _entry(key: str, row: object) -> tuple[Deps, Any] | None:
+    """One stored (deps, value) pair, if it has the shape save() writes (a resolution's
+    value is read back when a lookup gives it: ResolutionMemo.resolution)."""
     if not isinstance(row, list) or len(row) != 2 or not isinstance(row[0], list):
         return None
     deps_rows, value = row
@@ -226,16 +234,12 @@ def _entry(key: str, row: object) -> tuple[Deps, Any, Resolution | None] | None:
         for d in deps_rows
     ):
         return None
-    resolution = None
-    try:
-        if key.startswith("moved:"):
-            if not isinstance(value, dict) or not isinstance(value.get("found"), (str, type(None))):
-                return None
-        elif not _well_typed(resolution := resolution_from_json(value)):
+    if key.startswith("moved:"):
+        if not isinstance(value, dict) or not isinstance(value.get("found"), (str, type(None))):
             return None
-    except (KeyError, TypeError, ValueError, AttributeError):
+    elif not isinstance(value, dict):
         return None
-    return tuple((m, d) for m, d in deps_rows), value, resolution
+    return tuple((m, d) for m, d in deps_rows), value
 
 
 def _well_typed(resolution: Resolution) -> bool:
@@ -291,8 +295,7 @@ class MemoizedProvider:
             self.memo.count_hit(known[1])
             return known[0]
         stored = self.memo.lookup_with_modules(key, self._digest)
-        if stored is not None:
-            resolution = self.memo.resolution(stored[0])
+        if stored is not None and (resolution := self.memo.resolution(key, stored[0])) is not None:
             self._keep(key, resolution, stored[1])
             return resolution
         real = self._real()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from auditor.model import Lookup
 from auditor.provider import MemoizedProvider, ProviderAPI, ResolutionMemo
@@ -74,6 +74,40 @@ def test_a_corrupt_memo_file_is_ignored(tmp_path: Path) -> None:
     assert provider(V1, ResolutionMemo(memo_file)).resolve("acme.run").status is Lookup.FOUND
     memo_file.write_text(json.dumps({"format": 999, "entries": {}}))
     assert ResolutionMemo(memo_file).lookup("x", str) is None
+
+
+def test_a_stored_answer_that_does_not_read_back_is_a_miss_and_is_replaced(
+    tmp_path: Path,
+) -> None:
+    """Stored answers are read back only when a lookup gives one: one that does not fit
+    (a hostile or damaged memo) is then forgotten, counted as a miss, and made again."""
+    memo_file = tmp_path / "memo.json"
+    direct = ProviderAPI(DictTree(V1), ("acme",), "1").resolve("acme.run")
+    first = provider(V1, ResolutionMemo(memo_file))
+    first.resolve("acme.run")
+    first.memo.save()
+    document = json.loads(memo_file.read_text())
+    ((key, rows),) = ((k, r) for k, r in document["entries"].items() if k.startswith("acme.run|"))
+    damages: list[dict[str, Any]] = [
+        {"path": 1},
+        {"symbol": {"kind": "no such kind"}},
+        {"status": "gone"},
+    ]
+    for damage in damages:
+        value = rows[0][1]
+        rows[0][1] = {**value, **damage}
+        if "symbol" in damage:
+            rows[0][1]["symbol"] = {**value["symbol"], **damage["symbol"]}
+        memo_file.write_text(json.dumps(document))
+        again = provider(V1, ResolutionMemo(memo_file))
+        assert again.resolve("acme.run") == direct
+        assert (again.memo.hits, again.memo.misses) == (0, 1), damage
+        assert again.modules_loaded > 0  # made again by griffe
+        again.memo.save()
+        fixed = provider(V1, ResolutionMemo(memo_file))
+        assert fixed.resolve("acme.run") == direct and fixed.memo.hits == 1
+        document = json.loads(memo_file.read_text())
+        rows = document["entries"][key]
 
 
 def test_the_memo_module_does_not_import_griffe() -> None:
