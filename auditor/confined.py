@@ -68,11 +68,11 @@ class Confined:
     def read_json(self, rel: str, *, limit: int) -> dict[str, Any]:
         """A JSON object stored at root/rel; {} when absent, refused, unreadable or not an
         object (too deep to parse included): to the cache, whatever it holds is a miss."""
-        import json
+        from auditor.jsontext import loads
 
         try:
             raw = self.read(rel, limit=limit)
-            data = json.loads(raw) if raw is not None else {}
+            data = loads(raw) if raw is not None else {}
         except (OSError, ValueError, RecursionError):
             return {}
         return data if isinstance(data, dict) else {}

@@ -391,7 +391,7 @@ def _edited(cache: Path, work: Path, consumer: str) -> tuple[list[Run], list[Run
             fh.write(f"# edited for the benchmark, run {n}\n")
         if n == RUNS:  # one more, to count what it walked
             said = run([*audit_argv(str(package), cache), "--debug"]).stderr
-            found = re.search(r"scan: (\d+ of \d+) files walked", said)
+            found = re.search(r"scan: (\d+ of \d+) files (?:walked|changed)", said)
             return warm, runs, found.group(1) if found else "not said"
         runs.append(run(audit_argv(str(package), cache)))
     raise AssertionError

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from auditor.files import Confined, confined
+from auditor.jsontext import loads
 from auditor.model import (
     Lookup,
     Param,
@@ -177,7 +178,7 @@ class ResolutionMemo:
         cache is untrusted) leaves it empty, or without the entries that do not fit."""
         try:
             raw = fs.read(rel, limit=MAX_MEMO_BYTES)
-            document = json.loads(raw) if raw is not None else None
+            document = loads(raw) if raw is not None else None
         except (OSError, ValueError, RecursionError):
             return
         if not isinstance(document, dict) or document.get("format") != FORMAT:

@@ -23,6 +23,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from auditor.files import confined
+from auditor.jsontext import loads
 from auditor.model import (
     CallShape,
     Definition,
@@ -167,7 +168,7 @@ def _joined(record: dict[str, Any], *, body: bool) -> Any:
         return facts
     if len(facts) != 17 or type(record.get("body")) is not str:
         raise Mismatch("expected the facts and their body")
-    parts = json.loads(record["body"]) if body else [[]] * len(BODY)
+    parts = loads(record["body"]) if body else [[]] * len(BODY)
     if type(parts) is not list or len(parts) != len(BODY):
         raise Mismatch("expected the parts of a body")
     joined = list(facts)

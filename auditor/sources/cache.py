@@ -57,6 +57,7 @@ from packaging.version import InvalidVersion, Version
 
 from auditor.errors import FetchError
 from auditor.files import Confined, Signature
+from auditor.jsontext import loads
 from auditor.sources import Release
 from auditor.sources.root import CACHE_ENV
 from auditor.sources.simple import DistFile
@@ -383,7 +384,7 @@ class Cache:
         """The tree's files, and what is wrong with it against its manifest (None: nothing)."""
         try:
             raw = self.fs.read(f"{rel}/{MANIFEST}", limit=MAX_LISTING_BYTES)
-            manifest = json.loads(raw) if raw is not None else None
+            manifest = loads(raw) if raw is not None else None
         except (OSError, ValueError, RecursionError):
             manifest = None
         if not isinstance(manifest, dict):
@@ -518,7 +519,7 @@ class MemberStore:
         (then without the seal's key)."""
         try:
             raw = self.fs.read(f"{self.folder}/{name}", limit=MAX_LISTING_BYTES)
-            data = json.loads(raw) if raw is not None else {}
+            data = loads(raw) if raw is not None else {}
         except (OSError, ValueError, RecursionError):
             return {}, False
         if not isinstance(data, dict) or raw is None:

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from packaging.utils import (
 from packaging.version import InvalidVersion, Version
 
 from auditor.errors import FetchError
+from auditor.jsontext import loads
 
 if TYPE_CHECKING:
     from packaging.tags import Tag
@@ -204,7 +204,7 @@ def _not_empty(body: bytes, base_url: str, what: str) -> None:
 def _json_list(body: bytes, key: str, base_url: str, what: str) -> list[Any]:
     """The list under `key` of a PEP 691 JSON page; FetchError when the page is not one."""
     try:
-        items = json.loads(body)[key]
+        items = loads(body)[key]
         if not isinstance(items, list):
             raise TypeError(f"{key} is not a list")
     except (ValueError, KeyError, TypeError, RecursionError) as exc:
