@@ -54,6 +54,9 @@ if TYPE_CHECKING:
     from auditor.scan.store import ScanStore
     from auditor.sources import SourceTree
 
+    # a scan, its graph part as kept (None: made from the scan when asked), the whole scan
+    _Parts = tuple[ConsumerScan, dict[str, Any] | None, Callable[[], ConsumerScan]]
+
 logger = logging.getLogger("drift_audit")
 
 
@@ -291,13 +294,11 @@ class _Sources:
                 self.lines[path] = split_lines(text)
                 if found := suppressions(text):
                     self.ignored[path] = found
-        self._complete: ConsumerScan | None = None
         self._keep: tuple[ScanStore, str] | None = None
         self._kept: FactsStore | None = None
         self._keys: dict[str, str] = {}  # path -> the key of its kept facts
         self._fresh: dict[str, FileFacts | Unparsable] = {}  # walked before a whole scan
-        self._parts: tuple[ConsumerScan, dict[str, Any], Callable[[], ConsumerScan]] | None
-        self._parts = None  # an edited scan's (parts())
+        self._parts: _Parts | None = None  # made once, by _scan()
         self._owners: dict[str, list[int]] | None = None  # path -> the edges it made
         self._interfaces: dict[str, str | None] = {}  # path -> its facts' interface digest
         self._subclasses: dict[str, list[str]] = {}  # Resolver.subclass_index()
@@ -321,31 +322,27 @@ class _Sources:
 
     def complete(self) -> ConsumerScan:
         """Every file walked: what scan_consumer() gives."""
-        if self._complete is None and self._parts is not None:
-            self._complete = self._parts[2]()
-        if self._complete is None:
-            self._prepare()
-            edited = self._parts = self._edited()
-            self._complete = edited[2]() if edited is not None else self._whole()
-            self.texts.clear()  # every file is walked: its text is read no more
-        return self._complete
+        return self._scan()[2]()
 
     def parts(self) -> tuple[ConsumerScan, dict[str, Any], Callable[[], ConsumerScan]]:
         """The scan (an edited one without its definitions and edges), its graph part as
         kept (store.py), and the whole scan: an edited scan's graph part is the last one's
         with the edited files' part made again, read back into model types only if the
         whole is asked for."""
-        if self._complete is None and self._parts is None:
+        scan, graph, whole = self._scan()
+        return scan, graph if graph is not None else _graph_part(scan), whole
+
+    def _scan(self) -> _Parts:
+        """The edited scan's parts, or the whole scan's (its graph part not yet made)."""
+        if self._parts is None:
             self._prepare()
-            self._parts = self._edited()
-            if self._parts is None:
-                self._complete = self._whole()
-            self.texts.clear()
-        if self._parts is not None:
-            return self._parts
-        assert self._complete is not None
-        whole = self._complete
-        return whole, _graph_part(whole), lambda: whole
+            parts: _Parts | None = self._edited()
+            if parts is None:
+                scan = self._whole()
+                parts = (scan, None, lambda: scan)
+            self._parts = parts
+            self.texts.clear()  # every file is walked: its text is read no more
+        return self._parts
 
     def _prepare(self) -> None:
         if self._keep is not None and self._kept is None:
@@ -376,10 +373,10 @@ class _Sources:
         known = cross.resolver.definitions
         scan, pairs = self._put_together(walked, unparsable, results, known)
         scan = replace(scan, definitions=_definitions(walked), edges=tuple(Edge(*p) for p in pairs))
-        if self._kept is not None:  # what an edited scan needs to read files only as needed
+        if self._kept is not None:
+            # what an edited scan needs to read files only as needed
             self._subclasses = cross.resolver.subclass_index()
             self._others = cross.values.other_files
-        if self._kept is not None:
             self._kept.used.update(self._keys[p] for p in pending)  # kept by either process
             self._kept.forget_unused()
             logger.debug(
@@ -483,7 +480,6 @@ class _Sources:
         return scan, pairs
 
     def _interface(self, facts: FileFacts) -> str | None:
-        assert self._kept is not None or not self._keys
         if self._kept is None or facts.path not in self._keys:
             return None
         return self._kept.interface(self._keys[facts.path], facts)

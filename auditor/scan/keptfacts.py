@@ -136,7 +136,9 @@ class FactsStore:
         if isinstance(facts, Unparsable):
             return None
         if key not in self.interfaces:  # walked by another process: not read nor kept here
-            self.interfaces[key] = encode_record(facts)[1] or ""
+            interface = encode_record(facts)[1]
+            assert interface is not None  # facts of a file that parsed
+            self.interfaces[key] = interface
         return self.interfaces[key]
 
     def forget_unused(self) -> None:
