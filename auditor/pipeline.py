@@ -17,14 +17,13 @@ checked is releases.py's; what a release's check read of its tree, probes.py's.
 A repeated audit stays cheap too: the consumer scan is kept in the cache under a key of
 every file's text (scan/store.py: read back, nothing parsed), provider lookups come from the
 memo (indexed by dependency digests), and Python's cyclic collector is paused for the run
-(`collector_paused`). Each has a DRIFT_AUDIT_NO_* switch; tests/functional/
+(collector.py). Each has a DRIFT_AUDIT_NO_* switch; tests/functional/
 test_optimisations.py checks that the findings are the same with and without each.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
 import logging
 import os
 import time
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from auditor.bind import check_site
+from auditor.collector import collector_paused
 from auditor.config import entry_points_from_pyproject, entry_points_from_txt
 from auditor.errors import BadSpecError
 from auditor.findings import ProviderChecks, SiteCheck, collect_findings
@@ -176,27 +176,6 @@ class _Run:
     progress: Progress
     started: float
     fixes: bool = False
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic collector off for the run, what was alive before it frozen.
-
-    A big consumer's ASTs and facts (transformers: ~10 million objects) are all alive until
-    the end: every collection of the old generation walks them again for nothing, which
-    doubled the scan's CPU. Restored afterwards, so a caller's process (a batch of audits)
-    collects as before. DRIFT_AUDIT_NO_GC_PAUSE=1 leaves the collector alone.
-    """
-    if os.environ.get("DRIFT_AUDIT_NO_GC_PAUSE") or not gc.isenabled():
-        yield
-        return
-    gc.freeze()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-        gc.unfreeze()
 
 
 @contextlib.contextmanager

@@ -103,3 +103,33 @@ def test_stdout_closed_early_exits_as_before(project: Project) -> None:
         audit.stderr.close()
         statuses.append((audit.wait(timeout=60), "Traceback" in stderr))
     assert statuses[0] == statuses[1]
+
+
+@pytest.mark.parametrize(("args", "paused"), [(["widget"], True), (["cache", "info"], False)])
+def test_the_collector_is_paused_for_an_audit_up_to_the_exit_and_restored_without_it(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], paused: bool
+) -> None:
+    """An audit command runs with the cyclic collector off and what was alive frozen, so
+    that its end pays for no collection the fast exit makes pointless; when the exit cannot
+    be fast the collector is back as it was. `cache` and `ecosystem` leave it alone."""
+    import gc
+
+    import auditor.cli as cli
+
+    seen: list[tuple[bool, bool]] = []
+
+    def main(argv: list[str]) -> None:
+        seen.append((gc.isenabled(), gc.get_freeze_count() > 0))
+        raise SystemExit(0)
+
+    monkeypatch.setattr(cli, "main", main)
+    monkeypatch.setattr(sys, "argv", ["drift-audit", *args])
+    monkeypatch.setenv("DRIFT_AUDIT_NO_FAST_EXIT", "1")
+    monkeypatch.delenv("DRIFT_AUDIT_NO_GC_PAUSE", raising=False)
+    assert gc.isenabled()
+    frozen = gc.get_freeze_count()
+    with pytest.raises(SystemExit) as done:
+        cli.script()
+    assert done.value.code == 0
+    assert seen == [(not paused, paused or frozen > 0)]
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
