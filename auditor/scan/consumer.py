@@ -284,14 +284,15 @@ class _Sources:
         self.roots = frozenset(providers)
         self.paths = select_paths(tree.walk(), exclude)
         _refuse_unreadable(tree, exclude)
-        self.lines: dict[str, tuple[str, ...]] = {}
+        lines: dict[str, tuple[str, ...]] = {}
+        self.lines: Mapping[str, tuple[str, ...]] = lines
         self.ignored: dict[str, dict[int, frozenset[str]]] = {}
         self.texts: dict[str, str | Unparsable] = {}
         for path in self.paths:
             text = _read(tree, path)
             self.texts[path] = text
             if isinstance(text, str):
-                self.lines[path] = split_lines(text)
+                lines[path] = split_lines(text)
                 if found := suppressions(text):
                     self.ignored[path] = found
         self._keep: tuple[ScanStore, str] | None = None
@@ -368,6 +369,8 @@ class _Sources:
         walked = [o for p in self.paths if not isinstance(o := outcomes[p], Unparsable)]
         unparsable = [o for p in self.paths if isinstance(o := outcomes[p], Unparsable)]
         del outcomes
+        self.texts.clear()  # every file is walked: its text is read no more
+        self._let_lines_go(walked)
         cross = _CrossFile(walked, self.roots)
         results = cross.results(walked)
         known = cross.resolver.definitions
@@ -468,16 +471,20 @@ class _Sources:
         known: set[str],
     ) -> tuple[ConsumerScan, list[Pair]]:
         """The scan without definitions and edges, and its edges as pairs."""
-        lines: Mapping[str, tuple[str, ...]] = self.lines
-        if len(self.paths) >= LAZY_LINES:
-            for facts in walked:
-                facts.positions = facts.positions.compact()
-            lines = _Lines(self.tree, frozenset(self.lines))
-            self.lines = {}
+        self._let_lines_go(walked)
         scan, pairs, self._owners = _combine(
-            self.packages, self.paths, unparsable, lines, self.ignored, results, known
+            self.packages, self.paths, unparsable, self.lines, self.ignored, results, known
         )
         return scan, pairs
+
+    def _let_lines_go(self, walked: list[FileFacts]) -> None:
+        """A big consumer's lines no longer held once its files are walked: read again from
+        the tree when a report asks (_Lines), each file's positions kept without them
+        (transformers: ~100 MiB less through the cross-file stage)."""
+        if len(self.paths) >= LAZY_LINES and not isinstance(self.lines, _Lines):
+            for facts in walked:
+                facts.positions = facts.positions.compact()
+            self.lines = _Lines(self.tree, frozenset(self.lines))
 
     def _interface(self, facts: FileFacts) -> str | None:
         if self._kept is None or facts.path not in self._keys:
