@@ -668,7 +668,16 @@ class _CrossFile:
 
     def results(self, files: list[FileFacts]) -> dict[str, FileResults]:
         """Each file's sites, edges, handlers and gates, in the order of `files` (uses
-        first, then classes, as one pass over every file would place them)."""
+        first, then classes, as one pass over every file would place them); a whole scan's
+        made by two processes when that can pay (parallel.results_shared: each file's results
+        read only the tables made above and pure lookups' memos)."""
+        if self._lazy is None:
+            from auditor.scan.parallel import results_shared
+
+            return results_shared(files, self._results)
+        return self._results(files)
+
+    def _results(self, files: list[FileFacts]) -> dict[str, FileResults]:
         from auditor.scan import flags
         from auditor.scan.calls import use_results
         from auditor.scan.classes import class_results

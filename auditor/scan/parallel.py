@@ -1,12 +1,15 @@
-# Maintainers: a big consumer's files walked on two processors.
+# Maintainers: a big consumer's scan made on two processors.
 #
 # Owns: `walk_shared()`: part of a long list of files parsed and walked in a forked child
 # while this process walks the rest; the child sends its files' facts back in the plain form
-# keptfacts.py keeps them in, and this process reads them back into FileFacts. A fork, not a
-# new interpreter: the child starts with everything already imported and every file's text
-# in memory, and nothing has to be sent to it.
-# Takes: the paths to walk, the function that walks one (it may keep the facts it made), and
-# every file's lines. Gives: path -> FileFacts or Unparsable, for every path.
+# keptfacts.py keeps them in, and this process reads them back into FileFacts. And
+# `results_shared()`: the cross-file stage's per-file results (sites, edges, gates) made the
+# same way, the child's sent back pickled, once every file's facts and the cross-file tables
+# are made (they are inherited, not sent). A fork, not a new interpreter: the child starts
+# with everything already imported and in memory, and nothing has to be sent to it.
+# Takes: the paths to walk and the function that walks one (it may keep the facts it made),
+# with every file's lines; or the walked files and the function that makes some files'
+# results. Gives: path -> FileFacts or Unparsable, or path -> results, for every one.
 #
 # Only when it can pay: at least MIN_FILES files, two processors this process may run on,
 # not busy already (IDLE_NEEDED of them idle over a short look at /proc/stat: in a batch of
@@ -15,10 +18,11 @@
 # nothing and touches no socket and no lock another thread of this process may hold (the
 # fetcher's idle workers and its watchdog, a terminal's progress display: the threads a
 # run has then), so a fork is safe while they wait. And it is given a deadline: a child
-# that has not sent its facts by then is killed. Anything that goes wrong in the child (an
-# exception, a crash, a hang, facts that do not read back) only means this process walks
-# the child's files itself. What comes through the pipe is marshal data written by a copy
-# of this very process, never by anyone else: nothing from the cache or the network.
+# that has not sent its part by then is killed. Anything that goes wrong in the child (an
+# exception, a crash, a hang, data that does not read back as what was asked) only means
+# this process does the child's part itself. What comes through the pipe (marshal data,
+# a pickle) is written by a copy of this very process into a pipe only it holds, never by
+# anyone else: nothing from the cache or the network is ever unpickled.
 # DRIFT_AUDIT_NO_PARALLEL_SCAN=1 turns it off.
 from __future__ import annotations
 
@@ -26,11 +30,12 @@ import contextlib
 import logging
 import marshal
 import os
+import pickle
 import select
 import signal
 import time
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from auditor.scan.keptfacts import decode_facts, encode_facts
 from auditor.scan.store import Mismatch
@@ -44,6 +49,8 @@ if TYPE_CHECKING:
     Outcome = FileFacts | Unparsable
 
 logger = logging.getLogger("drift_audit")
+T = TypeVar("T")
+Made = TypeVar("Made")
 MIN_FILES = 300  # below this the child's start and the facts sent back cost what it saves
 # The child's share of the text: this process walks a little more, since it reads the
 # child's facts back once its own are walked (measured on transformers: 0.45 is balanced).
@@ -64,19 +71,79 @@ def walk_shared(
         if len(paths) >= MIN_FILES:
             logger.debug("scan: %d files walked by one process: %s", len(paths), why)
         return {path: walk(path) for path in paths}
-    ours, theirs = _shares(paths, lines)
+    ours, theirs = _shares(paths, lambda path: sum(map(len, lines.get(path, ()))) + 1)
+
+    def child() -> list[bytes]:
+        frames = []  # kept here until all are made: the parent reads once its walk is done
+        for path in theirs:
+            frame = marshal.dumps([path, encode_facts(walk(path))])
+            frames += [len(frame).to_bytes(4, "little"), frame]
+        return frames
+
+    found, data = _forked(child, lambda: {path: walk(path) for path in ours})
+    sent = _read_back(data, lines) if data is not None else {}
+    del data
+    if len(sent) != len(theirs):
+        logger.debug("scan: the second process sent no facts; walked here")
+    for path in theirs:
+        found[path] = sent[path] if path in sent else walk(path)
+    logger.debug("scan: %d files walked by two processes", len(paths))
+    return found
+
+
+def results_shared(
+    files: Sequence[FileFacts], make: Callable[[list[FileFacts]], dict[str, Made]]
+) -> dict[str, Made]:
+    """`make(files)`, in their order, the results of some files made in a forked child when
+    that can pay. `make` must give each file's results whatever other files it is given
+    with (consumer._CrossFile.results: each file's results read only the cross-file tables,
+    made before the fork, and memos of pure lookups)."""
+    if _not_parallel(len(files)) is not None:
+        return make(list(files))
+    by_path = {f.path: f for f in files}
+    ours, theirs = _shares(list(by_path), lambda path: len(by_path[path].uses) + 1)
+
+    def child() -> list[bytes]:
+        return [pickle.dumps(make([by_path[p] for p in theirs]), pickle.HIGHEST_PROTOCOL)]
+
+    found, data = _forked(child, lambda: make([by_path[p] for p in ours]))
+    sent = _unpickled(data, theirs)
+    del data
+    if sent is None:
+        logger.debug("scan: the second process sent no results; made here")
+        sent = make([by_path[p] for p in theirs])
+    found.update(sent)
+    return {f.path: found[f.path] for f in files}
+
+
+def _unpickled(data: bytes | None, paths: list[str]) -> dict[str, Any] | None:
+    """The child's results, if they are what was asked of it: one value for each path."""
+    if data is None:
+        return None
+    try:
+        sent = pickle.loads(data)  # written by a fork of this process, through our own pipe
+    except Exception:  # cut short or garbled (any error unpickling): made here then
+        return None
+    if not isinstance(sent, dict) or list(sent) != paths:
+        return None
+    return sent
+
+
+def _forked(child: Callable[[], list[bytes]], ours: Callable[[], T]) -> tuple[T, bytes | None]:
+    """`ours()` here while a forked child sends what `child()` makes; that, or None when the
+    child failed, crashed or missed its deadline (it is killed then)."""
     read_end, write_end = os.pipe()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # 3.12+: fork with threads
         pid = os.fork()
-    if pid == 0:  # the child: walk its files, send their facts, leave without cleaning up
+    if pid == 0:  # the child: make its part, send it, leave without cleaning up
         os.close(read_end)
-        _child(theirs, walk, write_end)
+        _child(child, write_end)
     os.close(write_end)
     started = time.monotonic()
     data: bytes | None = None
     try:
-        found = {path: walk(path) for path in ours}
+        found = ours()
         data = _receive(read_end, time.monotonic() + _patience(time.monotonic() - started))
     finally:
         os.close(read_end)  # a child still writing then fails, and ends
@@ -84,14 +151,7 @@ def walk_shared(
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
-    sent = _read_back(data, lines) if data is not None and status == 0 else {}
-    del data
-    if len(sent) != len(theirs):
-        logger.debug("scan: the second process sent no facts (status %d); walked here", status)
-    for path in theirs:
-        found[path] = sent[path] if path in sent else walk(path)
-    logger.debug("scan: %d files walked by two processes", len(paths))
-    return found
+    return found, data if status == 0 else None
 
 
 def _patience(ours: float) -> float:
@@ -112,22 +172,20 @@ def _receive(fd: int, deadline: float) -> bytes | None:
         chunks.append(chunk)
 
 
-def _shares(
-    paths: Sequence[str], lines: Mapping[str, tuple[str, ...]]
-) -> tuple[list[str], list[str]]:
-    """The paths split by their lines' length, the child's share CHILD_SHARE of it (it also
-    writes its facts out, and this process reads them back after its own walk)."""
+def _shares(paths: Sequence[str], size: Callable[[str], int]) -> tuple[list[str], list[str]]:
+    """The paths split by their size, the child's share CHILD_SHARE of it (it also sends
+    what it made, and this process reads it back after its own part)."""
     ours: list[str] = []
     theirs: list[str] = []
     mine = given = 0
     for path in paths:
-        size = sum(map(len, lines.get(path, ()))) + 1
+        weight = size(path)
         if given * (1 - CHILD_SHARE) <= mine * CHILD_SHARE:
             theirs.append(path)
-            given += size
+            given += weight
         else:
             ours.append(path)
-            mine += size
+            mine += weight
     return ours, theirs
 
 
@@ -176,18 +234,15 @@ def _processors() -> int:
     return os.cpu_count() or 1
 
 
-def _child(paths: list[str], walk: Callable[[str], Outcome], out: int) -> None:
+def _child(make: Callable[[], list[bytes]], out: int) -> None:
     status = 1
     try:
         logging.disable(logging.CRITICAL)  # a handler's lock may be another thread's
-        frames = []  # kept here until all are made: the parent reads once its walk is done
-        for path in paths:
-            frame = marshal.dumps([path, encode_facts(walk(path))])
-            frames += [len(frame).to_bytes(4, "little"), frame]
+        frames = make()
         with os.fdopen(out, "wb") as pipe:
             pipe.writelines(frames)
         status = 0
-    except BaseException:  # any failure: the parent walks them itself
+    except BaseException:  # any failure: the parent does its part itself
         pass
     finally:
         os._exit(status)

@@ -11,13 +11,15 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from auditor.model import Unparsable
 from auditor.scan import consumer, parallel, scan_consumer
 from auditor.scan.keptfacts import encode_facts
 from tests.helpers import DictTree
 from tests.unit.test_keptfacts import _fixture_files, _walk
 
 if TYPE_CHECKING:
-    from auditor.model import Unparsable
+    from collections.abc import Callable
+
     from auditor.scan.facts import FileFacts
 
 
@@ -148,3 +150,72 @@ def test_a_big_consumer_keeps_no_lines_and_scans_the_same(monkeypatch: pytest.Mo
     at = [s.location for s in lazy.sites if s.location.path == "widget/tricky.py"]
     columns = [loc.column for loc in at if loc.line == 12]
     assert columns == [len('ÉTAT: "acme.State" = ') + 1]  # characters, not bytes
+
+
+def _facts() -> list[FileFacts]:
+    files = _fixture_files()
+    walked = [_walk(path, text) for path, text in files.items()]
+    return [f for f in walked if not isinstance(f, Unparsable)]
+
+
+@pytest.mark.usefixtures("forking")
+def test_results_made_by_two_processes_are_the_results_one_makes() -> None:
+    files = _facts()
+    me = os.getpid()
+    made_here: list[str] = []
+
+    def make(some: list[FileFacts]) -> dict[str, tuple[int, str]]:
+        if os.getpid() == me:
+            made_here.extend(f.path for f in some)
+        return {f.path: (len(f.uses), f.module) for f in some}
+
+    shared = parallel.results_shared(files, make)
+    assert 0 < len(made_here) < len(files)  # the child made the others
+    assert list(shared) == [f.path for f in files]  # in the order given
+    assert shared == {f.path: (len(f.uses), f.module) for f in files}
+
+
+@pytest.mark.usefixtures("forking")
+def test_results_a_child_fails_to_send_are_made_here() -> None:
+    files = _facts()
+    me = os.getpid()
+    honest = {f.path: f.module for f in files}
+
+    def raising(some: list[FileFacts]) -> dict[str, str]:
+        if os.getpid() != me:
+            raise MemoryError
+        return {f.path: honest[f.path] for f in some}
+
+    def crashing(some: list[FileFacts]) -> dict[str, str]:
+        if os.getpid() != me:
+            os._exit(9)
+        return {f.path: honest[f.path] for f in some}
+
+    def wrong(some: list[FileFacts]) -> dict[str, str]:
+        if os.getpid() != me:  # results for other files than it was given
+            return {f"{f.path}.x": "wrong" for f in some}
+        return {f.path: honest[f.path] for f in some}
+
+    for failing in (raising, crashing, wrong):
+        assert parallel.results_shared(files, failing) == honest, failing.__name__
+
+
+@pytest.mark.usefixtures("forking")
+def test_a_scan_makes_its_cross_file_results_on_two_processes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    files = _fixture_files()
+    packages = sorted({p.split("/", 1)[0] for p in files})
+    shared: list[int] = []
+    results_shared = parallel.results_shared
+
+    def counting(files: list[FileFacts], make: Callable[..., dict[str, object]]) -> object:
+        found = results_shared(files, make)
+        shared.append(len(found))
+        return found
+
+    monkeypatch.setattr(parallel, "results_shared", counting)
+    two = scan_consumer(DictTree(files), packages, ["acme"])
+    assert shared and shared[0] > 1
+    monkeypatch.setenv("DRIFT_AUDIT_NO_PARALLEL_SCAN", "1")
+    assert scan_consumer(DictTree(files), packages, ["acme"]) == two
