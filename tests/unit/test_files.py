@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 import pytest
 
@@ -17,9 +17,6 @@ from auditor.files import (
     safe_parts,
     write_outputs,
 )
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 
 @pytest.fixture
@@ -86,6 +83,26 @@ def test_reads_are_capped_and_refuse_what_is_not_a_regular_file(tmp_path: Path) 
         read_file(fifo, limit=100)  # refused at once, never waited on
     with pytest.raises(Refused, match="not a regular file"):
         read_file("/dev/zero", limit=100)
+
+
+CMDLINE = Path("/proc/self/cmdline")
+
+
+@pytest.mark.skipif(not CMDLINE.is_file(), reason="no /proc here")
+def test_a_file_that_says_it_is_empty_is_read_whole_and_held_to_the_limit() -> None:
+    """/proc's files say they hold 0 bytes: read on past what the file says, to the limit."""
+    whole = CMDLINE.read_bytes()
+    assert CMDLINE.stat().st_size == 0 and len(whole) > 4
+    assert read_file(CMDLINE, limit=len(whole)) == whole
+    with pytest.raises(Refused, match="more than 4 bytes"):
+        read_file(CMDLINE, limit=4)
+
+
+def test_a_file_is_read_whole_at_its_size_and_the_limit(tmp_path: Path) -> None:
+    (tmp_path / "ten.py").write_bytes(b"0123456789")
+    assert read_under(tmp_path, "ten.py", limit=10, links=True) == b"0123456789"
+    with pytest.raises(Refused, match="over the limit of 9"):
+        read_under(tmp_path, "ten.py", limit=9, links=False)
 
 
 def test_consumer_links_are_read_only_inside_the_root(tmp_path: Path, outside: Path) -> None:
