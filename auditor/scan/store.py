@@ -13,7 +13,6 @@ import contextlib
 import dataclasses
 import enum
 import hashlib
-import json
 import logging
 import operator
 import types
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditor import model
 from auditor.files import confined
+from auditor.jsontext import dumps
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -94,7 +94,7 @@ class ScanStore:
     def save(self, key: str, part: str, data: dict[str, Any]) -> None:
         fs, rel = confined(self.root / self.folder / f"{key}{part}.json", self.root)
         try:
-            fs.write(rel, json.dumps({"format": FORMAT, **data}, separators=(",", ":")).encode())
+            fs.write(rel, dumps({"format": FORMAT, **data}))
         except (OSError, ValueError) as error:
             logger.warning("could not keep the consumer scan: %s", error)
 

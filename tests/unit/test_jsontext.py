@@ -66,3 +66,37 @@ def test_orjson_does_the_reading_where_it_can() -> None:
     import orjson  # a dependency: installed with drift-audit
 
     assert orjson.loads(b"[1]") == [1]
+
+
+# What the scan's records hold: no floats (dumps() is only for values without them).
+plain = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@given(plain)
+def test_dumps_writes_what_json_reads_back_as_the_value(value: object) -> None:
+    """Whether orjson writes it or json does (a surrogate, an integer past 64 bits)."""
+    written = jsontext.dumps(value)
+    assert isinstance(written, bytes)
+    assert json.loads(written) == value
+    assert jsontext.loads(written) == value or any(  # orjson reads a big integer as a float
+        isinstance(v, int) and abs(v) >= 2**63 for v in _leaves(value)
+    )
+
+
+def test_dumps_hands_what_orjson_refuses_to_json() -> None:
+    for value in ({"path": "caf\udce9.py"}, [2**70], {1: "a"}):
+        assert jsontext.dumps(value) == json.dumps(value, separators=(",", ":")).encode()
+    with pytest.raises(TypeError):
+        jsontext.dumps({"a": {1, 2}})  # neither writes a set
+
+
+def _leaves(value: object) -> list[object]:
+    if isinstance(value, list):
+        return [leaf for v in value for leaf in _leaves(v)]
+    if isinstance(value, dict):
+        return [leaf for v in value.values() for leaf in _leaves(v)]
+    return [value]
