@@ -41,7 +41,15 @@ from auditor.scan.source import (
     split_lines,
     suppressions,
 )
-from auditor.scan.store import Mismatch, consumer_of, decode_list, encode_list, scan_key
+from auditor.scan.store import (
+    Mismatch,
+    consumer_of,
+    decode_edges,
+    decode_list,
+    encode_edges,
+    encode_list,
+    scan_key,
+)
 
 if TYPE_CHECKING:
     import ast
@@ -151,9 +159,10 @@ def _sites_part(scan: ConsumerScan) -> dict[str, Any]:
 
 
 def _graph_part(scan: ConsumerScan) -> dict[str, Any]:
+    names = [d.name for d in scan.definitions]
     return {
         "definitions": encode_list(scan.definitions, Definition),
-        "edges": encode_list(scan.edges, Edge),
+        "edges": encode_edges(((e.caller, e.callee) for e in scan.edges), names),
     }
 
 
@@ -256,7 +265,8 @@ def _kept_graph(
     try:
         if data is not None:
             definitions = tuple(decode_list(data["definitions"], Definition))
-            edges = tuple(decode_list(data["edges"], Edge))
+            pairs = decode_edges(data["edges"], [d.name for d in definitions])
+            edges = tuple(Edge(*pair) for pair in pairs)
             return replace(kept, definitions=definitions, edges=edges)
     except (Mismatch, KeyError, TypeError):
         pass
@@ -443,7 +453,10 @@ class _Sources:
         scan, pairs = self._put_together(
             list(cross.loaded), list(last.unparsable), results, cross.resolver.definitions
         )
-        graph = {"definitions": definitions, "edges": [list(p) for p in pairs]}
+        graph = {
+            "definitions": definitions,
+            "edges": encode_edges(pairs, [row[0] for row in definitions]),
+        }
         self._kept.used.update(self._keys.values())
         self._kept.forget_unused()
         self._interfaces = {p: last.files[p][1] for p in self.paths}

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from auditor.model import Handled, Site, Unparsable, VersionGate
-from auditor.scan.store import Mismatch, consumer_of, decode_list
+from auditor.scan.store import Mismatch, consumer_of, decode_edges, decode_list
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -97,7 +97,6 @@ def _read(store: ScanStore, key: str) -> Previous | None:
         return None
     try:
         files = _files(kept["files"])
-        edges = [_pair(row) for row in _rows(graph["edges"])]
         owned = kept["edges"]
         handlers, gates = sites["handlers"], sites["gates"]
         if not isinstance(owned, dict) or not isinstance(handlers, dict):
@@ -116,6 +115,7 @@ def _read(store: ScanStore, key: str) -> Previous | None:
             return None
         if not all(defined_in(row) in files for row in definitions):
             return None
+        edges = decode_edges(graph["edges"], [row[0] for row in definitions])
         results = {
             path: FileResults(
                 tuple(by_path[path]),
@@ -164,14 +164,6 @@ def _rows(data: object) -> list[Any]:
     if type(data) is not list:
         raise Mismatch("expected a list")
     return data
-
-
-def _pair(row: object) -> Pair:
-    if type(row) is not list or len(row) != 2 or type(row[0]) is not str:
-        raise Mismatch("expected an edge")
-    if type(row[1]) is not str:
-        raise Mismatch("expected an edge")
-    return (row[0], row[1])
 
 
 def _edges(indices: object, edges: list[Pair]) -> tuple[Pair, ...]:

@@ -192,3 +192,16 @@ def test_the_graph_finds_the_chains_networkx_finds(monkeypatch: pytest.MonkeyPat
             graph = build_graph(scan, entry)
             chains.append([graph.reached_from(n) for n in names])
         assert chains[0] == chains[1] == chains[2]
+
+
+def test_graph_edges_are_kept_as_definition_indices_and_read_back() -> None:
+    from auditor.scan.store import decode_edges, encode_edges
+
+    names = ["pkg", "pkg.a", "pkg.b", "pkg.a"]  # a repeated name: its first row
+    pairs = [("pkg", "pkg.a"), ("pkg.a", "pkg.b"), ("pkg.b", "elsewhere.c")]
+    kept = encode_edges(pairs, names)
+    assert kept == [[0, 1], [1, 2], [2, "elsewhere.c"]]  # a name without a row stays a name
+    assert decode_edges(kept, names) == pairs
+    for bad in ([[0, 4]], [[-1, 0]], [[True, 0]], [[0]], [[0, 1.0]], {"0": 1}, [None]):
+        with pytest.raises(Mismatch):
+            decode_edges(bad, names)
