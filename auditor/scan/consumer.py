@@ -646,6 +646,7 @@ class _CrossFile:
         from auditor.scan.values import Values
 
         self.walked = walked
+        self._providers = providers
         self._lazy = lazy
         self._every = every
         self._read: dict[str, list[tuple[int, FileFacts]]] = {}
@@ -676,12 +677,17 @@ class _CrossFile:
     def results(self, files: list[FileFacts]) -> dict[str, FileResults]:
         """Each file's sites, edges, handlers and gates, in the order of `files` (uses
         first, then classes, as one pass over every file would place them); a whole scan's
-        made by two processes when that can pay (parallel.results_shared: each file's results
-        read only the tables made above and pure lookups' memos)."""
+        in two shares, each by a stage as it is once built, on two processes when that can
+        pay (parallel.results_shared: the same results either way)."""
         if self._lazy is None:
             from auditor.scan.parallel import results_shared
 
-            return results_shared(files, self._results)
+            walked, providers = self.walked, self._providers
+
+            def fresh() -> Callable[[list[FileFacts]], dict[str, FileResults]]:
+                return _CrossFile(walked, providers)._results
+
+            return results_shared(files, self._results, fresh)
         return self._results(files)
 
     def _results(self, files: list[FileFacts]) -> dict[str, FileResults]:

@@ -92,26 +92,39 @@ def walk_shared(
 
 
 def results_shared(
-    files: Sequence[FileFacts], make: Callable[[list[FileFacts]], dict[str, Made]]
+    files: Sequence[FileFacts],
+    make: Callable[[list[FileFacts]], dict[str, Made]],
+    fresh: Callable[[], Callable[[list[FileFacts]], dict[str, Made]]],
 ) -> dict[str, Made]:
-    """`make(files)`, in their order, the results of some files made in a forked child when
-    that can pay. `make` must give each file's results whatever other files it is given
-    with (consumer._CrossFile.results: each file's results read only the cross-file tables,
-    made before the fork, and memos of pure lookups)."""
-    if _not_parallel(len(files)) is not None:
+    """The results of `files`, in their order: `make(files)` below MIN_FILES; else split in
+    two shares, the first made by `make`, the second by a maker as `make` was before it
+    ran: a forked child's copy of it when that can pay, else `fresh()`'s.
+
+    Either way each share's results are those of the same maker in the same state, so they
+    do not depend on the machine: values.py's memo cuts a cycle (`a = b`, `b = a`) where the
+    lookups first meet it, so a file's results may depend on the files made before it with
+    the same memo (consumer._CrossFile.results: `make` a cross-file stage just built, before
+    any lookup; `fresh` builds another)."""
+    if len(files) < MIN_FILES:
         return make(list(files))
     by_path = {f.path: f for f in files}
     ours, theirs = _shares(list(by_path), lambda path: len(by_path[path].uses) + 1)
+    mine, others = [by_path[p] for p in ours], [by_path[p] for p in theirs]
+    why = _not_parallel(len(files))
+    if why is not None:
+        found = make(mine)
+        found.update(fresh()(others))
+        return {f.path: found[f.path] for f in files}
 
-    def child() -> list[bytes]:
-        return [pickle.dumps(make([by_path[p] for p in theirs]), pickle.HIGHEST_PROTOCOL)]
+    def child() -> list[bytes]:  # a copy of `make` as it is now: before `mine` are made
+        return [pickle.dumps(make(others), pickle.HIGHEST_PROTOCOL)]
 
-    found, data = _forked(child, lambda: make([by_path[p] for p in ours]))
+    found, data = _forked(child, lambda: make(mine))
     sent = _unpickled(data, theirs)
     del data
     if sent is None:
         logger.debug("scan: the second process sent no results; made here")
-        sent = make([by_path[p] for p in theirs])
+        sent = fresh()(others)
     found.update(sent)
     return {f.path: found[f.path] for f in files}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -158,46 +158,66 @@ def _facts() -> list[FileFacts]:
     return [f for f in walked if not isinstance(f, Unparsable)]
 
 
+def _stateful() -> Callable[[list[FileFacts]], dict[str, tuple[str, ...]]]:
+    """A maker whose results depend on what it made before (as values.py's memo may: it
+    cuts a cycle where the lookups first meet it): each file's, the paths made before it."""
+    before: list[str] = []
+
+    def make(some: list[FileFacts]) -> dict[str, tuple[str, ...]]:
+        out = {}
+        for f in some:
+            out[f.path] = tuple(before)
+            before.append(f.path)
+        return out
+
+    return make
+
+
 @pytest.mark.usefixtures("forking")
-def test_results_made_by_two_processes_are_the_results_one_makes() -> None:
+def test_results_are_the_same_on_two_processes_and_on_one(monkeypatch: pytest.MonkeyPatch) -> None:
     files = _facts()
     me = os.getpid()
     made_here: list[str] = []
+    stateful = _stateful()
 
-    def make(some: list[FileFacts]) -> dict[str, tuple[int, str]]:
+    def make(some: list[FileFacts]) -> dict[str, tuple[str, ...]]:
         if os.getpid() == me:
             made_here.extend(f.path for f in some)
-        return {f.path: (len(f.uses), f.module) for f in some}
+        return stateful(some)
 
-    shared = parallel.results_shared(files, make)
+    two = parallel.results_shared(files, make, _stateful)
     assert 0 < len(made_here) < len(files)  # the child made the others
-    assert list(shared) == [f.path for f in files]  # in the order given
-    assert shared == {f.path: (len(f.uses), f.module) for f in files}
+    assert list(two) == [f.path for f in files]  # in the order given
+    monkeypatch.setattr(parallel, "_idle", lambda n: 0.0)  # a busy machine: one process
+    one = parallel.results_shared(files, _stateful(), _stateful)
+    assert one == two
+    assert two != _stateful()(files)  # one maker over every file would differ: state counts
+    monkeypatch.setattr(parallel, "MIN_FILES", len(files) + 1)  # too few to split
+    assert parallel.results_shared(files, _stateful(), _stateful) == _stateful()(files)
 
 
 @pytest.mark.usefixtures("forking")
 def test_results_a_child_fails_to_send_are_made_here() -> None:
     files = _facts()
     me = os.getpid()
-    honest = {f.path: f.module for f in files}
+    honest = parallel.results_shared(files, _stateful(), _stateful)
 
-    def raising(some: list[FileFacts]) -> dict[str, str]:
-        if os.getpid() != me:
-            raise MemoryError
-        return {f.path: honest[f.path] for f in some}
+    def failing(how: str) -> Callable[[list[FileFacts]], dict[str, tuple[str, ...]]]:
+        stateful = _stateful()
 
-    def crashing(some: list[FileFacts]) -> dict[str, str]:
-        if os.getpid() != me:
-            os._exit(9)
-        return {f.path: honest[f.path] for f in some}
+        def make(some: list[FileFacts]) -> dict[str, tuple[str, ...]]:
+            if os.getpid() != me:
+                if how == "raise":
+                    raise MemoryError
+                if how == "crash":
+                    os._exit(9)
+                return {f"{f.path}.x": () for f in some}  # other files than it was given
+            return stateful(some)
 
-    def wrong(some: list[FileFacts]) -> dict[str, str]:
-        if os.getpid() != me:  # results for other files than it was given
-            return {f"{f.path}.x": "wrong" for f in some}
-        return {f.path: honest[f.path] for f in some}
+        return make
 
-    for failing in (raising, crashing, wrong):
-        assert parallel.results_shared(files, failing) == honest, failing.__name__
+    for how in ("raise", "crash", "wrong"):
+        assert parallel.results_shared(files, failing(how), _stateful) == honest, how
 
 
 @pytest.mark.usefixtures("forking")
@@ -209,8 +229,10 @@ def test_a_scan_makes_its_cross_file_results_on_two_processes(
     shared: list[int] = []
     results_shared = parallel.results_shared
 
-    def counting(files: list[FileFacts], make: Callable[..., dict[str, object]]) -> object:
-        found = results_shared(files, make)
+    def counting(
+        files: list[FileFacts], make: Callable[..., dict[str, object]], fresh: Callable[..., Any]
+    ) -> object:
+        found = results_shared(files, make, fresh)
         shared.append(len(found))
         return found
 
