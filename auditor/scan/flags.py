@@ -21,6 +21,7 @@ from auditor.model import FlagExpr, FlagHelper, VersionGate, VersionTest
 from auditor.scan import guards
 from auditor.scan.calls import dotted_chain
 from auditor.scan.imports import root_of
+from auditor.scan.nodes import child_nodes
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
@@ -189,13 +190,14 @@ def helper_of(node: ast.FunctionDef | ast.AsyncFunctionDef, reader: Reader) -> F
 
 
 def _own_nodes(node: ast.AST) -> Iterable[ast.AST]:
-    """The nodes of a function's body, not of the functions and classes inside it."""
-    stack = list(ast.iter_child_nodes(node))
+    """The nodes of a function's body, not of the functions and classes inside it (nor
+    contexts and operators: nodes.child_nodes)."""
+    stack = child_nodes(node)
     while stack:
         child = stack.pop()
         yield child
         if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(child))
+            stack.extend(child_nodes(child))
 
 
 def _reads_a_version(node: ast.AST) -> bool:

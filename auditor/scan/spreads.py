@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import ast
 
+from auditor.scan.nodes import child_nodes, names_in, nodes_in
+
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 OPAQUE = frozenset({"globals", "locals", "vars", "exec", "eval"})  # may change any local
@@ -65,13 +67,29 @@ def _body_spreads(body: list[ast.stmt], known: Known) -> dict[int, Spread]:
             if literal is not None:
                 known[literal[0]] = (literal[1], True)
             continue
+        reads = _Reads(statement)
         if any(keys or whole for keys, whole in known.values()):
             for call in _calls(statement):
-                spread = _spread_of(call, known, statement, shared)
+                spread = _spread_of(call, known, statement, shared, reads)
                 if spread is not None:
                     out[id(call)] = spread
-        _effects(statement, known)
+        _effects(statement, known, reads)
     return out
+
+
+class _Reads:
+    """Whether a name of the statement is spread into a call (`**d`) or read by
+    `d.get`/`d[...]`/`k in d`: decided by its parent, all of them found in one walk of the
+    statement on the first question (asking a walk per name was quadratic in the names)."""
+
+    def __init__(self, statement: ast.stmt) -> None:
+        self._statement = statement
+        self._found: dict[int, bool] | None = None
+
+    def __call__(self, node: ast.Name) -> bool:
+        if self._found is None:
+            self._found = _spread_or_read(self._statement)
+        return self._found.get(id(node), False)
 
 
 class _Shared:
@@ -88,11 +106,13 @@ class _Shared:
         return name in self._names
 
 
-def _spread_of(call: ast.Call, known: Known, statement: ast.stmt, shared: _Shared) -> Spread | None:
+def _spread_of(
+    call: ast.Call, known: Known, statement: ast.stmt, shared: _Shared, reads: _Reads
+) -> Spread | None:
     """What the call's `**name` spreads carry, from the dicts followed that the statement
     holding the call leaves alone and no nested code mentions."""
     names = [k.value.id for k in call.keywords if k.arg is None and isinstance(k.value, ast.Name)]
-    followed = [n for n in names if n in known and _untouched(statement, n)]
+    followed = [n for n in names if n in known and _untouched(statement, n, reads)]
     followed = [n for n in followed if n not in shared]
     if not followed:
         return None
@@ -102,13 +122,9 @@ def _spread_of(call: ast.Call, known: Known, statement: ast.stmt, shared: _Share
     return (tuple(keys), whole) if keys or whole else None
 
 
-def _untouched(statement: ast.stmt, name: str) -> bool:
+def _untouched(statement: ast.stmt, name: str, reads: _Reads) -> bool:
     """Every mention of `name` in the statement spreads or reads it."""
-    return all(
-        _spread_or_read(node, statement)
-        for node in ast.walk(statement)
-        if isinstance(node, ast.Name) and node.id == name
-    )
+    return all(reads(node) for node in names_in(statement) if node.id == name)
 
 
 def _nested_names(body: list[ast.stmt]) -> set[str]:
@@ -118,9 +134,9 @@ def _nested_names(body: list[ast.stmt]) -> set[str]:
     while stack:
         node = stack.pop()
         if isinstance(node, SCOPES):
-            found.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+            found.update(n.id for n in names_in(node))
             continue
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     return found
 
 
@@ -134,11 +150,11 @@ def _calls(node: ast.AST) -> list[ast.Call]:
             continue
         if isinstance(current, ast.Call):
             found.append(current)
-        stack.extend(ast.iter_child_nodes(current))
+        stack.extend(child_nodes(current))
     return found
 
 
-def _effects(statement: ast.stmt, known: Known) -> None:
+def _effects(statement: ast.stmt, known: Known, reads: _Reads) -> None:
     """What a top-level statement does to the dicts followed."""
     added = _added(statement)
     if added is not None:
@@ -150,13 +166,11 @@ def _effects(statement: ast.stmt, known: Known) -> None:
     if literal is not None:
         known[literal[0]] = (literal[1], True)
         return
-    for node in ast.walk(statement):
-        if not isinstance(node, ast.Name):
-            continue
+    for node in names_in(statement):
         if node.id in OPAQUE:
             known.clear()  # `globals()["kw"] = ...`, `exec(...)`: anything may change
             return
-        if node.id in known and not _spread_or_read(node, statement):
+        if node.id in known and not reads(node):
             known.pop(node.id, None)  # changed, rebound or handed on: no longer known
 
 
@@ -190,18 +204,26 @@ def _display(statement: ast.stmt) -> tuple[str, set[str]] | None:
     return (target.id, set(keys)) if keys is not None else None
 
 
-def _spread_or_read(node: ast.Name, statement: ast.stmt) -> bool:
-    """The name is spread into a call (`**d`) or read by `d.get`/`d[...]`/`k in d`."""
-    for parent in ast.walk(statement):
-        if isinstance(parent, ast.keyword) and parent.arg is None and parent.value is node:
-            return True
-        if isinstance(parent, ast.Attribute) and parent.value is node:
-            return parent.attr in ("get", "keys", "items", "values", "copy")
-        if isinstance(parent, ast.Subscript) and parent.value is node:
-            return isinstance(parent.ctx, ast.Load)
-        if isinstance(parent, ast.Compare) and node in parent.comparators:
-            return True
-    return False
+def _spread_or_read(statement: ast.stmt) -> dict[int, bool]:
+    """id() of each name whose parent decides: spread into a call (`**d`) or read by
+    `d.get`/`d[...]`/`k in d` (True), or used otherwise as an object (False); a name
+    not in it is neither (handed on, rebound)."""
+    found: dict[int, bool] = {}
+    for parent in nodes_in(statement):
+        if isinstance(parent, ast.keyword):
+            if parent.arg is None and isinstance(parent.value, ast.Name):
+                found[id(parent.value)] = True
+        elif isinstance(parent, ast.Attribute):
+            if isinstance(parent.value, ast.Name):
+                found[id(parent.value)] = parent.attr in ("get", "keys", "items", "values", "copy")
+        elif isinstance(parent, ast.Subscript):
+            if isinstance(parent.value, ast.Name):
+                found[id(parent.value)] = isinstance(parent.ctx, ast.Load)
+        elif isinstance(parent, ast.Compare):
+            for right in parent.comparators:
+                if isinstance(right, ast.Name):
+                    found[id(right)] = True
+    return found
 
 
 def _literal(expr: ast.expr) -> str | None:
@@ -209,4 +231,4 @@ def _literal(expr: ast.expr) -> str | None:
 
 
 def _mentions(expr: ast.expr, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(expr))
+    return any(n.id == name for n in names_in(expr))
