@@ -32,8 +32,33 @@ def result_uses(owner: ast.AST) -> dict[int, tuple[str, ...]]:
 
 
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops", "type_comment", "kind"})
-_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
 _LOOPS = (ast.For, ast.AsyncFor, ast.comprehension)
+# what the walk does at a node, by its type: read its children only (0), or first
+_PLAIN, _SCOPE, _DEFINITION, _NAME, _CALL, _SUBSCRIPT, _STARRED, _LOOP, _ASSIGN = range(9)
+_ROLES: dict[type[ast.AST], int] = {
+    ast.Lambda: _SCOPE,
+    ast.FunctionDef: _DEFINITION,
+    ast.AsyncFunctionDef: _DEFINITION,
+    ast.ClassDef: _DEFINITION,
+    ast.Name: _NAME,
+    ast.Call: _CALL,
+    ast.Subscript: _SUBSCRIPT,
+    ast.Starred: _STARRED,
+    ast.For: _LOOP,
+    ast.AsyncFor: _LOOP,
+    ast.comprehension: _LOOP,
+    ast.Assign: _ASSIGN,
+}
+# each type's role and the fields that may hold nodes, made on its first node
+_PLANS: dict[type[ast.AST], tuple[int, tuple[str, ...]]] = {}
+
+
+def _plan(kind: type[ast.AST]) -> tuple[int, tuple[str, ...]]:
+    role = _ROLES.get(kind)
+    if role is None:  # a subclass of one of them (not what ast.parse makes)
+        role = next((r for t, r in _ROLES.items() if issubclass(kind, t)), _PLAIN)
+    plan = _PLANS[kind] = (role, tuple(f for f in kind._fields if f not in _LEAF_FIELDS))
+    return plan
 
 
 def _looking_down(owner: ast.AST) -> dict[int, tuple[str, ...]]:
@@ -43,7 +68,7 @@ def _looking_down(owner: ast.AST) -> dict[int, tuple[str, ...]]:
     at_loads: dict[str, set[str]] = {}  # name -> the direct uses of its loads
     stores: dict[str, int] = {}  # name -> how often the body binds it
     bound: list[tuple[ast.Call, str]] = []  # `r = f()`
-    fields = _FIELDS
+    plans = _PLANS
     call_type, name_type, load_type, node_type = ast.Call, ast.Name, ast.Load, ast.AST
 
     def used(child: object, how: str) -> None:
@@ -55,40 +80,44 @@ def _looking_down(owner: ast.AST) -> dict[int, tuple[str, ...]]:
     stack: list[ast.AST] = list(getattr(owner, "body", []))
     while stack:
         node = stack.pop()
-        kind = type(node)
-        if isinstance(node, SCOPES):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        role, names = plans.get(type(node)) or _plan(type(node))
+        if role:
+            if role == _NAME:
+                assert isinstance(node, ast.Name)
+                if not isinstance(node.ctx, load_type):
+                    stores[node.id] = stores.get(node.id, 0) + 1
+                continue
+            if role == _CALL:
+                assert isinstance(node, ast.Call)
+                if _is_len(node):
+                    used(node.args[0], MEASURED)
+            elif role == _SUBSCRIPT:
+                assert isinstance(node, ast.Subscript)
+                used(node.value, SUBSCRIPTED)
+            elif role == _STARRED:
+                assert isinstance(node, ast.Starred)
+                used(node.value, ITERATED)
+            elif role == _LOOP:
+                assert isinstance(node, _LOOPS)
+                used(node.iter, ITERATED)
+            elif role == _ASSIGN:
+                assert isinstance(node, ast.Assign)
+                targets = node.targets
+                if any(isinstance(t, (ast.Tuple, ast.List)) for t in targets):
+                    used(node.value, UNPACKED)
+                elif len(targets) == 1 and type(node.value) is call_type:
+                    target = targets[0]
+                    if isinstance(target, ast.Name):
+                        bound.append((node.value, target.id))
+            elif role == _DEFINITION:
+                assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
                 stores[node.name] = stores.get(node.name, 0) + 1
-            continue  # their own bodies are read on their own
-        if kind is name_type:
-            assert isinstance(node, ast.Name)
-            if not isinstance(node.ctx, load_type):
-                stores[node.id] = stores.get(node.id, 0) + 1
-            continue
-        if kind is call_type:
-            assert isinstance(node, ast.Call)
-            if _is_len(node):
-                used(node.args[0], MEASURED)
-        elif kind is ast.Subscript or kind is ast.Starred:
-            assert isinstance(node, (ast.Subscript, ast.Starred))
-            used(node.value, SUBSCRIPTED if kind is ast.Subscript else ITERATED)
-        elif isinstance(node, _LOOPS):
-            used(node.iter, ITERATED)
-        elif kind is ast.Assign:
-            assert isinstance(node, ast.Assign)
-            targets = node.targets
-            if any(isinstance(t, (ast.Tuple, ast.List)) for t in targets):
-                used(node.value, UNPACKED)
-            elif len(targets) == 1 and type(node.value) is call_type:
-                target = targets[0]
-                if isinstance(target, ast.Name):
-                    bound.append((node.value, target.id))
-        names = fields.get(kind)
-        if names is None:
-            names = fields[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+                continue  # their own bodies are read on their own
+            else:  # a lambda
+                continue
         for field in names:
             value = getattr(node, field, None)
-            if isinstance(value, list):
+            if type(value) is list:
                 stack.extend(child for child in value if isinstance(child, node_type))
             elif isinstance(value, node_type):
                 stack.append(value)
