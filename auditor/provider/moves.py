@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import ast
+from collections import deque
 from typing import TYPE_CHECKING
 
 from auditor.provider.classes import Unknown
@@ -20,7 +21,7 @@ from auditor.provider.paths import bare, candidates
 from auditor.provider.pyvalues import absolute
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
 
     import griffe
 
@@ -85,7 +86,7 @@ class MoveSearch(ModuleLoader):
         tree, is_package = loaded
         package = module if is_package else module.rpartition(".")[0]
         out: list[str] = []
-        for node in ast.walk(tree):
+        for node in _statements(tree):
             if isinstance(node, ast.Import):
                 out += [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -112,3 +113,13 @@ def _definition_in(modules: Iterable[griffe.Module | None], name: str, dotted: s
         if member is not None and not member.is_alias and member.path != dotted:
             return str(member.path)
     return None
+
+
+def _statements(tree: ast.Module) -> Iterator[ast.AST]:
+    """ast.walk(tree) in its order, but what is under an expression (no statement is):
+    the import statements come in the order ast.walk gives them, in a tenth of the nodes."""
+    todo: deque[ast.AST] = deque([tree])
+    while todo:
+        node = todo.popleft()
+        todo.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, ast.expr))
+        yield node
