@@ -5,9 +5,10 @@
 For each case (all by default) it runs the audit three times, the way test_realworld.py does
 and in its cache: every optimisation switched off (DRIFT_AUDIT_NO_SCAN_CACHE,
 DRIFT_AUDIT_NO_GC_PAUSE, DRIFT_AUDIT_NO_MEMO_INDEX, DRIFT_AUDIT_NO_OWN_BFS,
-DRIFT_AUDIT_NO_MEMO, DRIFT_AUDIT_NO_FACTS_KEEP, DRIFT_AUDIT_NO_INCREMENT), then everything on
-twice (the second run reads the consumer scan back from the cache), and compares the
-`findings` of the JSON reports, every field. Prints one line per case, the seconds of each
+DRIFT_AUDIT_NO_MEMO, DRIFT_AUDIT_NO_CLASS_SOURCES, DRIFT_AUDIT_NO_LEAN_RESULTS,
+DRIFT_AUDIT_NO_FACTS_KEEP, DRIFT_AUDIT_NO_INCREMENT, DRIFT_AUDIT_NO_PARALLEL_SCAN), then
+everything on twice (the second run reads the consumer scan back from the cache), and compares
+the `findings` of the JSON reports, every field. Prints one line per case, the seconds of each
 run, and exits 1 on any difference ("reordered": the same findings, in another order among
 ties that the report order leaves to chance; tests/functional/test_optimisations.py does
 the same on the fixture cases, offline).
@@ -34,8 +35,11 @@ SWITCHES = (
     "DRIFT_AUDIT_NO_MEMO_INDEX",
     "DRIFT_AUDIT_NO_OWN_BFS",
     "DRIFT_AUDIT_NO_MEMO",
+    "DRIFT_AUDIT_NO_CLASS_SOURCES",
+    "DRIFT_AUDIT_NO_LEAN_RESULTS",
     "DRIFT_AUDIT_NO_FACTS_KEEP",
     "DRIFT_AUDIT_NO_INCREMENT",
+    "DRIFT_AUDIT_NO_PARALLEL_SCAN",
 )
 
 
