@@ -188,6 +188,34 @@ def test_a_release_reading_the_same_files_is_not_parsed_again_and_sites_bind_onc
     assert sorted(bound) == ["acme.run"] * 4 + ["acme.stop"] * 4
 
 
+@pytest.mark.parametrize("every", [1, 10_000])
+def test_releases_parsed_before_are_collected_before_the_next_never_after_the_last(
+    world: Path, monkeypatch: pytest.MonkeyPatch, every: int
+) -> None:
+    """With the collector paused for the audit, the griffe modules of a release are garbage
+    in cycles once its verdicts are made: a collection frees them before the next release
+    is checked, once COLLECT_AFTER_MODULES modules were parsed since the last; the findings
+    are the same with it as without."""
+    monkeypatch.delenv("DRIFT_AUDIT_NO_GC_PAUSE", raising=False)
+    monkeypatch.setattr(pipeline, "COLLECT_AFTER_MODULES", every)
+    freed: list[int] = []
+    real_collect = pipeline.collect_in_pause
+    monkeypatch.setattr(pipeline, "collect_in_pause", lambda: freed.append(real_collect()) or 0)
+    report = pipeline.audit(
+        str(world / "widget-project"),
+        [ref(world, v) for v in ("0.2", "0.3")],
+        baseline=ref(world, "0.1"),
+        cache_dir=world / f"cache-{every}",
+        offline=True,
+    )
+    assert [f.broken_in for f in report.findings] == [("0.2", "0.3"), ("0.3",)]
+    if every == 1:  # three releases, each parsed: before 0.2 and before 0.3, not after 0.3
+        assert len(freed) == 2
+        assert all(n > 0 for n in freed)  # the collector was off: each found garbage
+    else:
+        assert freed == []
+
+
 # --------------------------------------------------------------------------- an index
 
 
