@@ -1,6 +1,7 @@
 # Maintainers: the names in a piece of the AST, found fast.
 #
-# Owns: names_in(), every ast.Name under a node (the node itself included), and nodes_in(),
+# Owns: node_fields(), the fields of a node type that may hold nodes (results.py's plans read
+# it too); names_in(), every ast.Name under a node (the node itself included), and nodes_in(),
 # every node under it but the contexts and operators (ast.Load, ast.Add, ...), both in no
 # promised order; child_nodes(), ast.iter_child_nodes() as a list, in its order, but the
 # contexts and operators: for the questions asked of every statement of the consumer ("is this
@@ -21,6 +22,13 @@ _LEAF_FIELDS = frozenset({"ctx", "op", "ops", "type_comment", "kind"})
 _FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
 
 
+def node_fields(kind: type[ast.AST]) -> tuple[str, ...]:
+    """The fields of a node type that may hold nodes (not contexts, operators or texts),
+    kept per type; the walks below read the table first and call this on a miss."""
+    names = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+    return names
+
+
 def names_in(node: ast.AST) -> Iterator[ast.Name]:
     """Every ast.Name under `node`, `node` itself included."""
     fields, name_type, node_type = _FIELDS, ast.Name, ast.AST
@@ -34,7 +42,7 @@ def names_in(node: ast.AST) -> Iterator[ast.Name]:
             continue
         names = fields.get(kind)
         if names is None:
-            names = fields[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+            names = node_fields(kind)
         for field in names:
             value = getattr(current, field, None)
             if type(value) is list:
@@ -53,7 +61,7 @@ def nodes_in(node: ast.AST) -> Iterator[ast.AST]:
         kind = type(current)
         names = fields.get(kind)
         if names is None:
-            names = fields[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+            names = node_fields(kind)
         for field in names:
             value = getattr(current, field, None)
             if type(value) is list:
@@ -67,7 +75,7 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
     kind = type(node)
     names = _FIELDS.get(kind)
     if names is None:
-        names = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+        names = node_fields(kind)
     found: list[ast.AST] = []
     for field in names:
         value = getattr(node, field, None)

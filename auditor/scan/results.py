@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 import os
 
+from auditor.scan.nodes import node_fields
+
 SUBSCRIPTED = "subscripted"
 ITERATED = "iterated"
 UNPACKED = "unpacked"
@@ -31,7 +33,6 @@ def result_uses(owner: ast.AST) -> dict[int, tuple[str, ...]]:
     return _looking_down(owner)
 
 
-_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "type_comment", "kind"})
 _LOOPS = (ast.For, ast.AsyncFor, ast.comprehension)
 # what the walk does at a node, by its type: read its children only (0), or first
 _PLAIN, _SCOPE, _DEFINITION, _NAME, _CALL, _SUBSCRIPT, _STARRED, _LOOP, _ASSIGN = range(9)
@@ -57,7 +58,7 @@ def _plan(kind: type[ast.AST]) -> tuple[int, tuple[str, ...]]:
     role = _ROLES.get(kind)
     if role is None:  # a subclass of one of them (not what ast.parse makes)
         role = next((r for t, r in _ROLES.items() if issubclass(kind, t)), _PLAIN)
-    plan = _PLANS[kind] = (role, tuple(f for f in kind._fields if f not in _LEAF_FIELDS))
+    plan = _PLANS[kind] = (role, node_fields(kind))
     return plan
 
 
