@@ -16,6 +16,10 @@ same classes:
 
 A probe whose source says `# oracle: unknown` is one the analysis cannot decide by design: the
 tool must stay silent there whatever Python did (those are counted, for docs/analysis.md).
+Any other probe must be decided: a site the tool leaves undecided there (and no finding) is the
+verdict `undecided`, which agrees with nothing, unless the probe says `# oracle: by-difference`
+(decided only against a baseline) or `# oracle: gap` (a known gap: tolerated, and a gap the
+tool now decides everywhere fails until its marker goes).
 
 Then the differential rule, release by release: audited against each version with the one
 before it as baseline, the tool's *new* findings in a probe must be what changed in Python:
@@ -47,6 +51,7 @@ MISSING = frozenset({"removed-module", "removed-symbol"})
 TYPE_ERRORS = frozenset(
     {"unexpected-keyword", "missing-argument", "too-many-positional", "override-mismatch"}
 )
+UNDECIDED = "undecided"  # no finding, and a site the tool could not decide
 INTERPRETER = {
     "ok": "ok",
     "warn": "warn",
@@ -62,6 +67,8 @@ class Probe:
     name: str  # widget.module.probe_x, as run_probes.py keys it
     unknown: bool  # `# oracle: unknown`: the tool must stay silent
     differential: bool = False  # `# oracle: differential`: only the release-to-release check
+    by_difference: bool = False  # `# oracle: by-difference`: decided only release to release
+    gap: bool = False  # `# oracle: gap`: Python decides it, the tool does not yet (undecided)
 
 
 def idioms() -> list[Path]:
@@ -84,7 +91,11 @@ def probes(idiom: Path) -> dict[str, Probe]:
                 body = "\n".join(lines[node.lineno - 1 : node.end_lineno])
                 name = f"{module}.{node.name}"
                 found[name] = Probe(
-                    name, "# oracle: unknown" in body, "# oracle: differential" in body
+                    name,
+                    "# oracle: unknown" in body,
+                    "# oracle: differential" in body,
+                    "# oracle: by-difference" in body,
+                    "# oracle: gap" in body,
                 )
     return found
 
@@ -101,7 +112,8 @@ def interpreter(idiom: Path, version: str) -> dict[str, str]:
 
 
 def tool(idiom: Path, version: str, cache: Path, baseline: str | None = None) -> dict[str, str]:
-    """probe -> the tool's verdict, from its (new) findings inside that probe's function."""
+    """probe -> the tool's verdict, from its (new) findings inside that probe's function; a
+    probe with a site the tool left undecided (and no finding) is `undecided`."""
     from auditor.model import Status
     from auditor.pipeline import audit
 
@@ -114,7 +126,10 @@ def tool(idiom: Path, version: str, cache: Path, baseline: str | None = None) ->
     for finding in report.findings:
         if finding.status is Status.NEW:
             verdicts.setdefault(_probe_of(finding.scope), set()).add(finding.kind.slug)
-    return {probe: _reduce(kinds) for probe, kinds in verdicts.items()}
+    said = {probe: _reduce(kinds) for probe, kinds in verdicts.items()}
+    for entry in report.undecided:
+        said.setdefault(_probe_of(entry.scope), UNDECIDED)
+    return said
 
 
 def changed(before: str, after: str) -> str:
@@ -170,6 +185,7 @@ def test_the_tool_agrees_with_the_interpreter(idiom: Path, tmp_path: Path) -> No
     listed = probes(idiom)
     assert listed, f"{idiom.name}: no probe_* function"
     problems = []
+    undecided: set[str] = set()  # probes the tool left undecided somewhere
     python: dict[str, dict[str, str]] = {}
     for version in versions(idiom):
         ran = interpreter(idiom, version)
@@ -179,6 +195,10 @@ def test_the_tool_agrees_with_the_interpreter(idiom: Path, tmp_path: Path) -> No
         for name, probe in listed.items():
             verdict, ours = python[version][name], said.get(name, "ok")
             expected = "ok" if probe.unknown else verdict
+            if ours == UNDECIDED:
+                undecided.add(name)
+            if ours == UNDECIDED and (probe.unknown or probe.by_difference or probe.gap):
+                ours = "ok"  # silent, as it must be; decided only release to release, if at all
             if verdict.startswith("other"):
                 problems.append(f"{version} {name}: the fixture raised {ran[name]}")
             elif ours != expected and not probe.differential:
@@ -191,11 +211,20 @@ def test_the_tool_agrees_with_the_interpreter(idiom: Path, tmp_path: Path) -> No
                 continue
             expected = changed(python[before][name], python[after][name])
             ours = said.get(name, "ok")
+            if ours == UNDECIDED:
+                undecided.add(name)
+            if ours == UNDECIDED and (probe.differential or probe.gap):
+                ours = "ok"  # an override: only what changed is the tool's to say
             if ours != expected:
                 problems.append(
                     f"{before}->{after} {name}: python {python[before][name]} -> "
                     f"{python[after][name]}, drift-audit new {ours}"
                 )
+    problems.extend(
+        f"{name}: marked `# oracle: gap` but decided everywhere now: remove the marker"
+        for name, probe in listed.items()
+        if probe.gap and name not in undecided
+    )
     assert not problems, f"{idiom.name}:\n  " + "\n  ".join(problems)
 
 

@@ -92,6 +92,7 @@ def probe_key_removed_before_the_spread():
 
 
 def probe_key_added_in_a_branch_not_taken():
+    # oracle: gap (Python decides this; the tool leaves it undecided today)
     from acme.params import Parameter
 
     options = {}

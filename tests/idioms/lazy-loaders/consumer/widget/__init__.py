@@ -116,6 +116,7 @@ def probe_mirrored_lazy_name_whose_file_is_gone():
 
 def probe_mirrored_lazy_name_served_by_the_class_rule():
     # `hammerFast` is in no file nor in the mirror: the lazy class serves it from `hammer`
+    # oracle: gap (Python decides this; the tool leaves it undecided today)
     from acme.mirrored import hammerFast
 
     return hammerFast(1)

@@ -30,6 +30,7 @@ def probe_overload_variants_that_agree():
 
 
 def probe_overload_variants_that_differ_kept_keyword():
+    # oracle: gap (Python decides this; the tool leaves it undecided today)
     return acme.open_any("server").send(1, timeout=2)
 
 
