@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from auditor.bind import compare
+from auditor.causes import cause_of
 from auditor.kinds import Kind
 from auditor.model import (
     Action,
@@ -162,7 +163,9 @@ def undecided_sites(
             key = (where.path, where.line, where.column, site.target)
             if why is not None and key not in found:
                 reason = bounded(why, MAX_TEXT_CHARS)
-                found[key] = Undecided(where, site.scope, site.target, audit.provider, reason)
+                found[key] = Undecided(
+                    where, site.scope, site.target, audit.provider, reason, cause_of(why)
+                )
     return tuple(found[k] for k in sorted(found))
 
 

@@ -468,6 +468,7 @@ class Stats:
     requests: int = 0  # HTTP requests made to the index and its file hosts
     provider_modules_cached: int = 0  # answered from the cache's lookup memo, not parsed
     undecided: int = 0  # sites the analysis could not decide (Report.undecided lists them)
+    sites: int = 0  # every site checked against a provider: the undecided share's denominator
     replayed: bool = False  # the findings of an earlier run on the same inputs (replay.py):
     # files and call sites as that run counted them; nothing parsed, fetched or asked
 
@@ -501,6 +502,7 @@ class Undecided:
     target: str  # the provider path as the consumer names it
     provider: str
     reason: str
+    cause: str = ""  # the reason filed under a slug of auditor/causes.py (CAUSES)
 
 
 @dataclass(frozen=True, slots=True)

@@ -257,6 +257,7 @@ def _audit(
         provider_modules_loaded=work.modules_loaded,
         provider_modules_cached=work.modules_cached(),
         undecided=len(collected.undecided),
+        sites=sum(len(a.checks) for a in audits),
         bytes_fetched=index.bytes_fetched,
         requests=getattr(index, "requests_made", 0),
         seconds=round(time.perf_counter() - run.started, 3),

@@ -15,12 +15,14 @@ import contextlib
 import logging
 import os
 import sys
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from auditor.causes import OTHER
 from auditor.cli.options import LOGGER, PROG, Options, Plan
 from auditor.cli.terminal import NOTE, use_color
 from auditor.errors import AuditError, ExitCode
@@ -123,9 +125,9 @@ def reader_view(report: Report, *, baselined: bool = False, preexisting: bool = 
 
 def statistics_table(report: Report) -> str:
     """`--statistics`: per kind present, how many findings, by status (like ruff's); then
-    what the settings left out, if anything."""
+    the undecided sites by cause, and what the settings left out, if anything."""
     note = left_out_note(report)
-    tail = f"not checked: {terminal(note)}\n" if note else ""
+    tail = undecided_table(report) + (f"not checked: {terminal(note)}\n" if note else "")
     rows = count_by_kind(report.findings)
     severity = {f.kind: f.severity.value for f in report.findings}
     if not rows:
@@ -143,6 +145,23 @@ def statistics_table(report: Report) -> str:
         )
     lines.append(f"{len(report.findings):>5}  total")
     return "\n".join(lines) + "\n" + tail
+
+
+def undecided_table(report: Report) -> str:
+    """The undecided sites by cause (auditor/causes.py), each with its share of the sites
+    checked; nothing when every site was decided."""
+    causes = Counter(u.cause or OTHER for u in report.undecided)
+    if not causes:
+        return ""
+    sites = report.stats.sites
+    total = sum(causes.values())
+    share = f" of {plural(sites, 'site')} ({total / sites:.0%})" if sites else ""
+    width = max(len(c) for c in causes)
+    lines = [f"undecided: {total}{share}, by cause (--show-unknown lists them)"]
+    for cause, count in sorted(causes.items(), key=lambda item: (-item[1], item[0])):
+        part = f"  {count / sites:>4.0%}" if sites else ""
+        lines.append(f"{count:>5}  {cause:<{width}}{part}")
+    return "\n".join(lines) + "\n"
 
 
 def encode(text: str) -> bytes:

@@ -88,6 +88,7 @@ def to_dict(report: Report, *, undecided: bool | None = None) -> dict[str, Any]:
             "provider_modules_loaded": stats.provider_modules_loaded,
             "provider_modules_cached": stats.provider_modules_cached,
             "undecided": stats.undecided,
+            "sites": stats.sites,
             "bytes_fetched": stats.bytes_fetched,
             "requests": stats.requests,
             "seconds": round(stats.seconds, 3),
@@ -138,6 +139,7 @@ def _undecided_dict(entry: Undecided) -> dict[str, Any]:
         "target": entry.target,
         "provider": entry.provider,
         "reason": entry.reason,
+        "cause": entry.cause,
     }
 
 
@@ -300,6 +302,7 @@ def _undecided(data: Mapping[str, Any], where: str) -> Undecided:
         _get(data, "target", str, where),
         _get(data, "provider", str, where),
         _get(data, "reason", str, where),
+        _get_extra(data, "cause", str, where, ""),
     )
 
 
@@ -427,6 +430,7 @@ def _stats(data: Mapping[str, Any]) -> Stats:
         provider_modules_loaded=_get(data, "provider_modules_loaded", int, where),
         provider_modules_cached=_get_extra(data, "provider_modules_cached", int, where, 0),
         undecided=_get_extra(data, "undecided", int, where, 0),
+        sites=_get_extra(data, "sites", int, where, 0),
         bytes_fetched=_get(data, "bytes_fetched", int, where),
         seconds=_seconds(_get(data, "seconds", (int, float), where), where),
         requests=_get_extra(data, "requests", int, where, 0),  # added after schema 1 shipped
