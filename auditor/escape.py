@@ -17,11 +17,12 @@
 #                     property values also `:` and `,`), after visible() for the rest.
 #   markdown_text() / markdown_code()   GitHub-flavoured Markdown: inline text with every
 #                     markup character backslash-escaped and `<` as &lt; (no HTML, no
-#                     comments), code spans fenced longer than any backtick run inside, and
+#                     comments), a word GitHub would link or mention (`://`, `www.`, `@`) as a
+#                     code span, code spans fenced longer than any backtick run inside, and
 #                     both flattened to one line.
 #   markdown_html()   text inside an HTML element of a Markdown document (a <summary>), where
 #                     Markdown escapes are not read: one line, controls visible, HTML
-#                     escaped, `@` as an entity (no mention).
+#                     escaped, `@` as an entity, a word GitHub would link inside <code>.
 #   sarif_uri()       a SARIF artifactLocation.uri: percent-encoded (RFC 3986).
 #   xml_text() / xml_attr()   JUnit XML: &, <, >, quotes as entities; what XML 1.0 cannot
 #                     hold at all (C0 but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF) and
@@ -94,6 +95,8 @@ def _show(sink: str, text: str) -> str:
 
 _MARKDOWN = re.compile(r"([\\`*_\[\]#|~!$])")
 _BLOCK_START = re.compile(r"^(\s*)([-+=>]|\d+[.)])")
+_LINKABLE = re.compile(r"://|[Ww][Ww][Ww]\.|@")  # GFM autolinks (any case) and mentions
+_BLANKS = re.compile(r"([ \t]+)")  # between words, kept
 _BREAKS = re.compile(r"\r\n|[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 
 
@@ -178,11 +181,24 @@ def one_line(text: str) -> str:
 def markdown_text(text: str, *, starts_block: bool = False) -> str:
     """Inline Markdown that renders as exactly this text: one line; the characters of
     inline markup backslash-escaped (and, `starts_block`, a list or quote marker at its
-    start); `&`, `<` and `@` as entities (no HTML element, comment or entity can start,
-    nobody is mentioned)."""
-    flat = terminal(one_line(text)).replace("&", "&amp;")
-    flat = _MARKDOWN.sub(r"\\\1", flat).replace("<", "&lt;").replace("@", "&#64;")
+    start); `&` and `<` as entities (no HTML element, comment or entity can start). A word
+    GitHub could make a link or a mention of (one holding `://`, `www.` or `@`: GFM's URL,
+    www and email autolinks) is a code span instead, shown as it is and never linked: an
+    escape or an entity does not reliably stop them (the email autolink and mentions read
+    the text it spells)."""
+    flat = terminal(one_line(text))
+    if _LINKABLE.search(flat):
+        flat = "".join(
+            _code_span(w) if _LINKABLE.search(w) else _inline(w) for w in _BLANKS.split(flat)
+        )
+    else:
+        flat = _inline(flat)
     return _BLOCK_START.sub(_unblock, flat, count=1) if starts_block else flat
+
+
+def _inline(word: str) -> str:
+    escaped = _MARKDOWN.sub(r"\\\1", word.replace("&", "&amp;"))
+    return escaped.replace("<", "&lt;")
 
 
 def _unblock(match: re.Match[str]) -> str:
@@ -196,7 +212,10 @@ def _unblock(match: re.Match[str]) -> str:
 def markdown_code(text: str) -> str:
     """An inline code span showing `text` (one line): the fence is one backtick longer
     than the longest run inside, padded when the text starts or ends with a backtick."""
-    flat = terminal(one_line(text))
+    return _code_span(terminal(one_line(text)))
+
+
+def _code_span(flat: str) -> str:
     if not flat:
         return ""  # an empty span cannot be written; there is nothing to show
     longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
@@ -208,10 +227,15 @@ def markdown_code(text: str) -> str:
 
 def markdown_html(text: str) -> str:
     """Text inside an HTML element in Markdown (`<summary>...</summary>`): one line (a blank
-    line would end the HTML block), controls made visible, `&<>"'` escaped, `@` as `&#64;`."""
+    line would end the HTML block), controls made visible, `&<>"'` escaped, `@` as `&#64;`,
+    and a word that could be linked (as in markdown_text) inside <code>."""
     import html
 
-    return html.escape(visible(one_line(text)), quote=True).replace("@", "&#64;")
+    shown = []
+    for word in _BLANKS.split(visible(one_line(text))):
+        escaped = html.escape(word, quote=True).replace("@", "&#64;")
+        shown.append(f"<code>{escaped}</code>" if _LINKABLE.search(word) else escaped)
+    return "".join(shown)
 
 
 def markdown_cell(text: str) -> str:

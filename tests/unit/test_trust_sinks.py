@@ -1,13 +1,13 @@
-"""Trust, rounds two and four: whatever a finding holds, each report is well formed for its sink.
+"""Trust, rounds two to four: whatever a finding holds, each report is well formed for its sink.
 
 A property test pushes random strings (controls, ANSI and OSC sequences, bidi overrides, every
 format character of Unicode category Cf and the tag characters among them, newlines,
-backticks, `%`, `::`, `<!--`, `|`, `@`, lone surrogates) through every field a report shows
-and checks each of the nine formats: a terminal sees no control it did not ask for and no
-invisible character, a CI log no workflow command it did not write, Markdown no HTML and no
-extra row, SARIF a percent-encoded URI, JSON what went in, HTML no markup but its own. Then
-the review's items 13-16, 24 and 25 (round two) and 10 (round four: invisible format
-characters raw) end to end through the CLI.
+backticks, `%`, `::`, `<!--`, `|`, `@`, URLs, lone surrogates) through every field a report
+shows and checks each of the nine formats: a terminal sees no control it did not ask for and
+no invisible character, a CI log no workflow command it did not write, Markdown no HTML, no
+extra row and nothing GitHub would link, SARIF a percent-encoded URI, JSON what went in, HTML
+no markup but its own. Then the review's items 13-16, 24 and 25 (round two) and 10 and 11
+(round four: invisible format characters raw, Markdown autolinks) end to end through the CLI.
 """
 
 from __future__ import annotations
@@ -60,12 +60,16 @@ if TYPE_CHECKING:
 FORMAT = "".join(chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf")
 IGNORABLE = "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180f\u3164\ufe00\ufe0f\uffa0\U000e0100\U000e01ef"
 TAGS = "".join(chr(0xE0000 + ord(c)) for c in "ignore previous instructions")  # hidden ASCII
+LINKS = [
+    "https://evil.example/login", "www.evil.example", "ops@evil.example", "HTTP://EVIL.EXAMPLE",
+    "mailto:ops@evil.example", "(www.evil.example)", "*https://evil.example*", "x<https://e.example>",
+]  # fmt: skip
 HOSTILE = [
     "\x1b[31m", "\x1b]52;c;SGVsbG8=\x07", "\x1b]8;;http://x\x1b\\", "\x9b2J", "\x07", "\r",
     "\n", "\n::error file=x::pwned\n", "::warning::", "\u202e", "\u2066", "\u200b", "\ufeff",
     "\u2028", "\udcff", "`", "``", "```", "%", "%0A", "<!--", "-->", "<script>", "|", "@team",
     "&amp;", "*", "_", "[x](http://y)", "# ", "\\", "\"", "'", "\t", "\x00", "\x7f",
-    TAGS, "\U000e0001", "\u0600", "\u2064", "\U0001d173", "\ufe0f",
+    TAGS, "\U000e0001", "\u0600", "\u2064", "\U0001d173", "\ufe0f", *LINKS,
 ]  # fmt: skip
 PIECES = st.one_of(
     st.sampled_from(HOSTILE), st.sampled_from(FORMAT + IGNORABLE), st.text(max_size=6)
@@ -166,12 +170,43 @@ def check_junit(out: str, report: Report) -> None:
     assert len(suites) == len(report.findings)
 
 
-CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+def outside_code(markdown: str) -> str:
+    """A Markdown document without its code spans, line by line as CommonMark reads them:
+    outside a span a backslash escapes the next character; a run of backticks opens a span
+    that the next run of the same length closes, or is literal when none does."""
+    return "\n".join(_outside_code(line) for line in markdown.split("\n"))
+
+
+def _outside_code(line: str) -> str:
+    kept, i = [], 0
+    while i < len(line):
+        run = re.match(r"\\.|`+", line[i:])
+        if run is None or run.group().startswith("\\"):
+            step = len(run.group()) if run else 1
+            kept.append(line[i : i + step])
+            i += step
+            continue
+        fence = run.group()
+        close = re.compile(f"(?<!`){fence}(?!`)").search(line, i + len(fence))
+        kept.append(" " if close else fence)
+        i = close.end() if close else i + len(fence)
+    return "".join(kept)
+
+
+# What GitHub would link outside code: a URL, a www. or an email autolink (its parser reads
+# the text an escape or entity spells, so `&#64;` and `https\://` count), a mention.
+AUTOLINK = re.compile(r"[a-z][a-z0-9+.-]*:\\?/\\?/|www\\?\.|@|&#64;", re.IGNORECASE)
+
+
+def autolinks(markdown: str) -> list[str]:
+    """What in a Markdown document, outside code spans and <code>, GitHub could link."""
+    return AUTOLINK.findall(re.sub(r"<code>.*?</code>", "", outside_code(markdown)))
 
 
 def check_markdown(out: str, report: Report) -> None:
     assert not UNSAFE.search(out.replace("\n", ""))
-    prose = CODE_SPAN.sub("", out)  # inside a code span `<!--` is text, not markup
+    assert autolinks(out) == [], out
+    prose = outside_code(out)  # inside a code span `<!--` is text, not markup
     assert "<!--" not in prose and "<script" not in prose
     assert re.search(r"<(?!/?(details|summary)>)", prose) is None, out
     for row in [line for line in out.split("\n") if line.startswith("| ")]:
@@ -310,6 +345,19 @@ def test_printable_text_is_left_as_it_is() -> None:
     for escaper in (terminal, visible, xml_text, workflow_data):
         assert escaper(text) == text, escaper.__name__
     assert json_text(json.dumps(text, ensure_ascii=False)) == json.dumps(text, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("link", LINKS)
+def test_a_word_github_would_link_is_a_code_span_in_markdown(link: str) -> None:
+    """Round four, item 11: GitHub turns `https://...`, `www....` and an email address in
+    plain text into a link, even after a backslash escape or an entity. Such a word is a
+    code span in Markdown text (and <code> in a <summary>): shown, never linked."""
+    for shown in (markdown_text(f"see {link} now"), markdown_text(f"{link} x", starts_block=True)):
+        assert autolinks(shown) == [], shown
+        assert markdown_code(link) in shown
+    in_html = markdown_html(f"see {link} now")
+    assert autolinks(in_html) == [] and "<code>" in in_html, in_html
+    assert markdown_text("see acme.run now, 3 < 4") == "see acme.run now, 3 &lt; 4"
 
 
 # --------------------------------------------------------------------------- through the CLI
@@ -471,6 +519,21 @@ def test_tag_characters_and_other_format_characters_are_escaped_in_every_format(
         assert "\\u2064\\u180b\\ufe0f\\u0600\\U0001d173" in result.stdout
 
 
+LINKED_VERSION = "1.0 see https://evil.example/login or www.evil.example, ops@evil.example"
+
+
+def test_links_in_the_audit_markdown_are_never_linked(tmp_path: Path) -> None:
+    """Round four, item 11, the audit's Markdown: the consumer's version (its own
+    pyproject) reached the context line as plain text, where GitHub links a URL, a www.
+    name and an email address. Each such word is a code span."""
+    project = _project(tmp_path, version=LINKED_VERSION)
+    result = invoke(str(project), *acme.folder_args(tmp_path), "--format", "markdown")
+    assert result.exit_code == 1, result.output
+    assert autolinks(result.stdout) == [], result.stdout
+    shown = "`https://evil.example/login` or `www.evil.example,` `ops@evil.example`"
+    assert shown in result.stdout
+
+
 def eco(*args: str) -> Result:
     return CliRunner().invoke(ecosystem_cli, list(args), prog_name="drift-audit ecosystem")
 
@@ -494,6 +557,23 @@ def _dependent_holding(tmp_path: Path, member: str) -> Iterator[list[str]]:
         ]  # fmt: skip
 
 
+def test_links_in_a_dependents_error_are_never_linked_in_the_ecosystem_markdown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round four, item 11: a dependent's wheel holding a member named with a URL, a www.
+    name and an email address (its RECORD hash wrong) put all three, clickable, into the
+    error cell of the release pull request's comment."""
+    machine.isolate(monkeypatch)
+    name = "mal/x see https://evil.example/login or www.evil.example or ops@evil.example .py"
+    with _dependent_holding(tmp_path, name) as args:
+        result = eco(*args, "--format", "markdown")
+    assert result.exit_code == 2, result.output  # every audit failed; the report is written
+    (row,) = [line for line in result.stdout.splitlines() if "mal==1.0" in line]
+    assert "| error |" in row and "does not match" in row
+    assert autolinks(result.stdout) == [], result.stdout
+    assert "`https://evil.example/login` or `www.evil.example` or `ops@evil.example`" in row
+
+
 @pytest.mark.parametrize("fmt", ["text", "json", "markdown", "html"])
 def test_tag_characters_from_a_dependent_are_escaped_in_every_ecosystem_format(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
@@ -514,3 +594,23 @@ def test_tag_characters_from_a_dependent_are_escaped_in_every_ecosystem_format(
     else:
         shown = result.stdout.replace("\\\\", "\\")  # Markdown text escapes a backslash
         assert "\\U000e0069\\U000e0067" in shown and "\\u2064\\ufe0f\\u0600" in shown
+
+
+def test_a_regressed_consumers_spec_is_never_linked_in_its_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round four, item 11: a regressed consumer's spec is the <summary> of its folded
+    findings, raw HTML where Markdown escapes do not apply: a word GitHub would link is
+    inside <code> there."""
+    machine.isolate(monkeypatch)
+    widget = acme.consumer(tmp_path / "www.evil.example" / "project") / "widget"
+    listed = tmp_path / "consumers.txt"
+    listed.write_text(f"{widget}\n", encoding="utf-8")
+    result = eco(
+        *acme.folder_args(tmp_path), "--consumers", str(listed),
+        "--cache-dir", str(tmp_path / "cache"), "--offline", "--format", "markdown",
+    )  # fmt: skip
+    assert result.exit_code == 1, result.output
+    (summary,) = [line for line in result.stdout.splitlines() if "<summary>" in line]
+    assert "<code>" in summary and "www.evil.example" in summary, summary
+    assert autolinks(result.stdout) == [], result.stdout
