@@ -140,7 +140,7 @@ def render_markdown(report: EcosystemReport) -> str:
         "| --- | --- | ---: |",
     ]
     for r in _sorted(report):
-        note = markdown_text(r.error) if r.error else str(len(_errors(r)))
+        note = markdown_cell(markdown_text(r.error)) if r.error else str(len(_errors(r)))
         if r.undecided and not r.error:
             note += f" ({r.undecided} undecided)"
         out.append(f"| {_cell_code(r.spec)} | {r.outcome.value} | {note} |")

@@ -93,8 +93,8 @@ def test_a_hostile_config_file_name_is_escaped_in_every_sink(fmt: str) -> None:
     out = REPORTERS[fmt](report(entry))
     assert not UNSAFE.search(out.replace("\n", "")), repr(UNSAFE.search(out.replace("\n", "")))
     assert not any(line.startswith("::error") for line in out.splitlines())
-    if fmt == "markdown":
-        assert "<script>" not in out
+    if fmt == "markdown":  # inside a code span (the word holds `@`) `<script>` is text
+        assert "<script>" not in re.sub(r"(`+)(?!`).+?(?<!`)\1(?!`)", "", out)
     if fmt == "html":
         assert out.count("<script") == 1  # its own
     if fmt == "github":

@@ -1,42 +1,88 @@
-"""Trust, round two: whatever a finding holds, each report is well formed for its sink.
+"""Trust, rounds two to four: whatever a finding holds, each report is well formed for its sink.
 
-A property test pushes random strings (controls, ANSI and OSC sequences, bidi overrides,
-newlines, backticks, `%`, `::`, `<!--`, `|`, `@`, lone surrogates) through every field a
-report shows and checks each format: a terminal sees no control it did not ask for, a CI log
-no workflow command it did not write, Markdown no HTML and no extra row, SARIF a percent-
-encoded URI, JSON what went in, HTML no markup but its own. Then the review's items 13-16,
-24 and 25 end to end through the CLI.
+A property test pushes random strings (controls, ANSI and OSC sequences, bidi overrides, every
+format character of Unicode category Cf and the tag characters among them, newlines,
+backticks, `%`, `::`, `<!--`, `|`, `@`, URLs, lone surrogates) through every field a report
+shows and checks each of the nine formats: a terminal sees no control it did not ask for and
+no invisible character, a CI log no workflow command it did not write, Markdown no HTML, no
+extra row and nothing GitHub would link, SARIF a percent-encoded URI, JSON what went in, HTML
+no markup but its own. Then the review's items 13-16, 24 and 25 (round two) and 10 and 11
+(round four: invisible format characters raw, Markdown autolinks) end to end through the CLI.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import unicodedata
+import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from auditor.escape import markdown_code, terminal
+from auditor.cli import ecosystem_cli
+from auditor.escape import (
+    json_text,
+    markdown_code,
+    markdown_html,
+    markdown_text,
+    terminal,
+    terminal_lines,
+    visible,
+    visible_lines,
+    workflow_data,
+    workflow_property,
+    xml_attr,
+    xml_text,
+)
 from auditor.kinds import Kind
 from auditor.model import ConsumerInfo, Finding, Location, ProviderInfo, Report, Stats, Status
 from auditor.reporters import REPORTERS, json_report
-from tests.trust import acme
+from tests.trust import acme, machine
+from tests.trust.archives import Member, wheel
 from tests.trust.cli import invoke
+from tests.trust.fakeindex import FakeIndex, serving
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from click.testing import Result
+
+# Every format character (category Cf) this Python's Unicode database knows, and the other
+# code points a renderer draws as nothing (default-ignorable: variation selectors, Hangul
+# fillers, the combining grapheme joiner...): none may reach any sink raw.
+FORMAT = "".join(chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf")
+IGNORABLE = "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180f\u3164\ufe00\ufe0f\uffa0\U000e0100\U000e01ef"
+TAGS = "".join(chr(0xE0000 + ord(c)) for c in "ignore previous instructions")  # hidden ASCII
+LINKS = [
+    "https://evil.example/login", "www.evil.example", "ops@evil.example", "HTTP://EVIL.EXAMPLE",
+    "mailto:ops@evil.example", "(www.evil.example)", "*https://evil.example*", "x<https://e.example>",
+]  # fmt: skip
 HOSTILE = [
     "\x1b[31m", "\x1b]52;c;SGVsbG8=\x07", "\x1b]8;;http://x\x1b\\", "\x9b2J", "\x07", "\r",
     "\n", "\n::error file=x::pwned\n", "::warning::", "\u202e", "\u2066", "\u200b", "\ufeff",
     "\u2028", "\udcff", "`", "``", "```", "%", "%0A", "<!--", "-->", "<script>", "|", "@team",
     "&amp;", "*", "_", "[x](http://y)", "# ", "\\", "\"", "'", "\t", "\x00", "\x7f",
+    TAGS, "\U000e0001", "\u0600", "\u2064", "\U0001d173", "\ufe0f", *LINKS,
 ]  # fmt: skip
-PIECES = st.one_of(st.sampled_from(HOSTILE), st.text(max_size=6))
+PIECES = st.one_of(
+    st.sampled_from(HOSTILE), st.sampled_from(FORMAT + IGNORABLE), st.text(max_size=6)
+)
 HOSTILE_TEXT = st.lists(PIECES, max_size=6).map("".join)
+
+
+def _char_class(chars: str) -> str:
+    return "".join(f"\\U{ord(c):08x}" for c in chars)
+
+
 UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
-    "\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff" + _char_class(FORMAT + IGNORABLE) + "]"
 )
 SGR = re.compile(r"\x1b\[[0-9;]*m")  # the text reporter's own colours
 
@@ -111,12 +157,56 @@ def check_sarif(out: str) -> None:
         assert re.fullmatch(r"[A-Za-z0-9_.~/%-]*", uri), uri
 
 
-CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+def check_gitlab(out: str, report: Report) -> None:
+    assert not UNSAFE.search(out.replace("\n", ""))
+    paths = [issue["location"]["path"] for issue in json.loads(out)]
+    if report.findings[0].status in (Status.NEW, Status.PREEXISTING):  # GitLab has no others
+        assert paths == [report.findings[0].location.path]
+
+
+def check_junit(out: str, report: Report) -> None:
+    assert not UNSAFE.search(out.replace("\n", "").replace("\r", ""))
+    suites = ET.fromstring(out.encode("utf-8")).findall("testsuite")
+    assert len(suites) == len(report.findings)
+
+
+def outside_code(markdown: str) -> str:
+    """A Markdown document without its code spans, line by line as CommonMark reads them:
+    outside a span a backslash escapes the next character; a run of backticks opens a span
+    that the next run of the same length closes, or is literal when none does."""
+    return "\n".join(_outside_code(line) for line in markdown.split("\n"))
+
+
+def _outside_code(line: str) -> str:
+    kept, i = [], 0
+    while i < len(line):
+        run = re.match(r"\\.|`+", line[i:])
+        if run is None or run.group().startswith("\\"):
+            step = len(run.group()) if run else 1
+            kept.append(line[i : i + step])
+            i += step
+            continue
+        fence = run.group()
+        close = re.compile(f"(?<!`){fence}(?!`)").search(line, i + len(fence))
+        kept.append(" " if close else fence)
+        i = close.end() if close else i + len(fence)
+    return "".join(kept)
+
+
+# What GitHub would link outside code: a URL, a www. or an email autolink (its parser reads
+# the text an escape or entity spells, so `&#64;` and `https\://` count), a mention.
+AUTOLINK = re.compile(r"[a-z][a-z0-9+.-]*:\\?/\\?/|www\\?\.|@|&#64;", re.IGNORECASE)
+
+
+def autolinks(markdown: str) -> list[str]:
+    """What in a Markdown document, outside code spans and <code>, GitHub could link."""
+    return AUTOLINK.findall(re.sub(r"<code>.*?</code>", "", outside_code(markdown)))
 
 
 def check_markdown(out: str, report: Report) -> None:
     assert not UNSAFE.search(out.replace("\n", ""))
-    prose = CODE_SPAN.sub("", out)  # inside a code span `<!--` is text, not markup
+    assert autolinks(out) == [], out
+    prose = outside_code(out)  # inside a code span `<!--` is text, not markup
     assert "<!--" not in prose and "<script" not in prose
     assert re.search(r"<(?!/?(details|summary)>)", prose) is None, out
     for row in [line for line in out.split("\n") if line.startswith("| ")]:
@@ -188,6 +278,9 @@ def _with_status(report: Report, status: Status) -> Report:
 def test_every_reporter_is_well_formed_for_its_sink(report: Report) -> None:
     check_text(REPORTERS["text"](report, color=False), color=False)
     check_text(REPORTERS["text"](report, color=True), color=True)
+    check_text(REPORTERS["concise"](report, color=True), color=True)
+    check_gitlab(REPORTERS["gitlab"](report), report)
+    check_junit(REPORTERS["junit"](report), report)
     check_github(REPORTERS["github"](report), report)
     check_json(REPORTERS["json"](report), report)
     check_sarif(REPORTERS["sarif"](report))
@@ -211,6 +304,60 @@ def test_a_code_span_shows_exactly_its_text(text: str) -> None:
     assert inner == terminal(
         " ".join(re.split(r"\r\n|[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]", text))
     )
+
+
+ESCAPERS = {
+    f.__name__: f
+    for f in (
+        terminal, terminal_lines, visible, visible_lines, workflow_data, workflow_property,
+        xml_text, xml_attr, markdown_text, markdown_code, markdown_html,
+    )
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(ESCAPERS))
+def test_every_format_character_is_shown_as_python_writes_it(name: str) -> None:
+    """Round four, item 10: each format character of this Python's Unicode database (and
+    each other default-ignorable one) is shown as in a Python literal: \\xad, \\u200b,
+    \\U000e0069, by every escaper of a sink that shows text."""
+    escaper = ESCAPERS[name]
+    for char in FORMAT + IGNORABLE:
+        shown = escaper(f"a{char}b")
+        assert char not in shown, (name, hex(ord(char)))
+        assert char.encode("unicode_escape").decode("ascii") in shown, (name, shown)
+
+
+def test_json_escapes_every_format_character_and_reads_back_the_same_string() -> None:
+    """Round four, item 10: JSON (and SARIF, GitLab) hold the same strings, only the bytes
+    are escaped; a code point past the BMP as its surrogate pair, as ensure_ascii writes it."""
+    value = {"path": f"widget/x{TAGS}.py", "all": FORMAT + IGNORABLE + "\udcff \x7f\x85"}
+    document = json_text(json.dumps(value, indent=2, ensure_ascii=False))
+    assert not UNSAFE.search(document.replace("\n", ""))
+    assert json.loads(document) == value
+    assert document == json.dumps(value, indent=2)  # ASCII and escapes only: byte for byte
+    assert "\\udb40\\udc69" in document  # U+E0069, a hidden "i"
+
+
+def test_printable_text_is_left_as_it_is() -> None:
+    """Only invisible and control characters are escaped: letters, symbols and emoji of
+    any script are shown as they are."""
+    text = "café 中文 Ωμέγα ½ ∑ 😀 ﷺ ‐"
+    for escaper in (terminal, visible, xml_text, workflow_data):
+        assert escaper(text) == text, escaper.__name__
+    assert json_text(json.dumps(text, ensure_ascii=False)) == json.dumps(text, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("link", LINKS)
+def test_a_word_github_would_link_is_a_code_span_in_markdown(link: str) -> None:
+    """Round four, item 11: GitHub turns `https://...`, `www....` and an email address in
+    plain text into a link, even after a backslash escape or an entity. Such a word is a
+    code span in Markdown text (and <code> in a <summary>): shown, never linked."""
+    for shown in (markdown_text(f"see {link} now"), markdown_text(f"{link} x", starts_block=True)):
+        assert autolinks(shown) == [], shown
+        assert markdown_code(link) in shown
+    in_html = markdown_html(f"see {link} now")
+    assert autolinks(in_html) == [] and "<code>" in in_html, in_html
+    assert markdown_text("see acme.run now, 3 < 4") == "see acme.run now, 3 &lt; 4"
 
 
 # --------------------------------------------------------------------------- through the CLI
@@ -330,3 +477,140 @@ def test_bidi_overrides_are_visible_in_the_html_code_view(tmp_path: Path) -> Non
     result = invoke(str(project), *acme.folder_args(tmp_path), "--format", "html")
     assert "\u202e" not in result.stdout and "\x1b" not in result.stdout
     assert "\\u202eevil" in result.stdout
+
+
+HIDDEN = TAGS  # "ignore previous instructions" in tag characters: nothing a reader sees
+INVISIBLE_SOURCE = (
+    "import acme\n\n\ndef go():\n"
+    f"    return acme.run(1, old=5)  # \u2064\u180b\ufe0f\u0600\U0001d173{HIDDEN}\n"
+)
+
+
+@pytest.mark.parametrize("fmt", sorted(REPORTERS))
+def test_tag_characters_and_other_format_characters_are_escaped_in_every_format(
+    tmp_path: Path, fmt: str
+) -> None:
+    """Round four, item 10: Unicode tag characters (U+E0000-E007F, which spell hidden ASCII)
+    in a file name and a keyword, and other format characters in a source line, passed raw
+    into every format. Each format shows them escaped; the JSON formats keep the very
+    strings (only their bytes are escaped)."""
+    project = acme.consumer(tmp_path / "project")
+    (project / "widget" / "__init__.py").write_text(INVISIBLE_SOURCE, encoding="utf-8")
+    (project / "widget" / f"x{HIDDEN}.py").write_text(
+        f"import acme\n\n\ndef go():\n    return acme.run(1, **{{'k{HIDDEN}': 5}})\n"
+        "\n\ndef h():\n    return acme.run(1, old=5)\n",
+        encoding="utf-8",
+    )
+    result = invoke(
+        str(project), *acme.folder_args(tmp_path), "--format", fmt, "--show-preexisting"
+    )
+    assert result.exit_code == 1, result.output
+    for stream in (result.stdout, result.stderr):
+        assert not UNSAFE.search(stream.replace("\n", "").replace("\r", "")), fmt
+    if fmt in ("json", "sarif", "gitlab"):
+        assert "\\udb40\\udc69" in result.stdout  # U+E0069 as JSON writes it
+        assert HIDDEN in json.dumps(json.loads(result.stdout), ensure_ascii=False)
+    else:
+        assert "\\U000e0069\\U000e0067" in result.stdout
+    if fmt == "json":
+        paths = {f.location.path for f in json_report.load_report(result.stdout).findings}
+        assert f"widget/x{HIDDEN}.py" in paths
+    if fmt in ("text", "html"):  # the code frame
+        assert "\\u2064\\u180b\\ufe0f\\u0600\\U0001d173" in result.stdout
+
+
+LINKED_VERSION = "1.0 see https://evil.example/login or www.evil.example, ops@evil.example"
+
+
+def test_links_in_the_audit_markdown_are_never_linked(tmp_path: Path) -> None:
+    """Round four, item 11, the audit's Markdown: the consumer's version (its own
+    pyproject) reached the context line as plain text, where GitHub links a URL, a www.
+    name and an email address. Each such word is a code span."""
+    project = _project(tmp_path, version=LINKED_VERSION)
+    result = invoke(str(project), *acme.folder_args(tmp_path), "--format", "markdown")
+    assert result.exit_code == 1, result.output
+    assert autolinks(result.stdout) == [], result.stdout
+    shown = "`https://evil.example/login` or `www.evil.example,` `ops@evil.example`"
+    assert shown in result.stdout
+
+
+def eco(*args: str) -> Result:
+    return CliRunner().invoke(ecosystem_cli, list(args), prog_name="drift-audit ecosystem")
+
+
+@contextlib.contextmanager
+def _dependent_holding(tmp_path: Path, member: str) -> Iterator[list[str]]:
+    """A loopback index with acme and one dependent, mal 1.0, whose wheel holds a member
+    named `member` that its RECORD lies about (an error row quoting the name): yields the
+    arguments of an `ecosystem --dependents` run against it."""
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    index = FakeIndex()
+    index.add(*acme.wheels(dist))
+    index.add(wheel(dist, "mal", "1.0", {"mal/__init__.py": acme.CONSUMER},
+                    extra=[Member.text(member, "y = 1\n")], tamper=member,
+                    requires=["acme==0.1"]))  # fmt: skip
+    with serving(index):
+        yield [
+            "--against", "acme==0.2", "--dependents", "--index-url", index.url,
+            "--cache-dir", str(tmp_path / "cache"),
+        ]  # fmt: skip
+
+
+def test_links_in_a_dependents_error_are_never_linked_in_the_ecosystem_markdown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round four, item 11: a dependent's wheel holding a member named with a URL, a www.
+    name and an email address (its RECORD hash wrong) put all three, clickable, into the
+    error cell of the release pull request's comment."""
+    machine.isolate(monkeypatch)
+    name = "mal/x see https://evil.example/login or www.evil.example or ops@evil.example .py"
+    with _dependent_holding(tmp_path, name) as args:
+        result = eco(*args, "--format", "markdown")
+    assert result.exit_code == 2, result.output  # every audit failed; the report is written
+    (row,) = [line for line in result.stdout.splitlines() if "mal==1.0" in line]
+    assert "| error |" in row and "does not match" in row
+    assert autolinks(result.stdout) == [], result.stdout
+    assert "`https://evil.example/login` or `www.evil.example` or `ops@evil.example`" in row
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown", "html"])
+def test_tag_characters_from_a_dependent_are_escaped_in_every_ecosystem_format(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """Round four, item 10, the ecosystem's reports: a member name of hidden tag
+    characters and other format characters, quoted in the dependent's error row."""
+    machine.isolate(monkeypatch)
+    name = f"mal/x{HIDDEN}\u2064\ufe0f\u0600.py"
+    with _dependent_holding(tmp_path, name) as args:
+        result = eco(*args, "--format", fmt)
+    assert result.exit_code == 2, result.output
+    assert "mal" in result.stdout
+    for stream in (result.stdout, result.stderr):
+        assert not UNSAFE.search(stream.replace("\n", "")), fmt
+    if fmt == "json":
+        (row,) = json.loads(result.stdout)["consumers"]
+        assert name in row["error"]
+    else:
+        shown = result.stdout.replace("\\\\", "\\")  # Markdown text escapes a backslash
+        assert "\\U000e0069\\U000e0067" in shown and "\\u2064\\ufe0f\\u0600" in shown
+
+
+def test_a_regressed_consumers_spec_is_never_linked_in_its_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round four, item 11: a regressed consumer's spec is the <summary> of its folded
+    findings, raw HTML where Markdown escapes do not apply: a word GitHub would link is
+    inside <code> there."""
+    machine.isolate(monkeypatch)
+    widget = acme.consumer(tmp_path / "www.evil.example" / "project") / "widget"
+    listed = tmp_path / "consumers.txt"
+    listed.write_text(f"{widget}\n", encoding="utf-8")
+    result = eco(
+        *acme.folder_args(tmp_path), "--consumers", str(listed),
+        "--cache-dir", str(tmp_path / "cache"), "--offline", "--format", "markdown",
+    )  # fmt: skip
+    assert result.exit_code == 1, result.output
+    (summary,) = [line for line in result.stdout.splitlines() if "<summary>" in line]
+    assert "<code>" in summary and "www.evil.example" in summary, summary
+    assert autolinks(result.stdout) == [], result.stdout
