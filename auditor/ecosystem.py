@@ -24,8 +24,9 @@
 #   outcome the one its findings give: a row that does not fit is a miss, audited again.
 # - A task runs in another process, maybe another folder (a Ray worker's is its own): its
 #   paths are absolute (`Task.consumer`, the cache, a folder index).
-# - A consumer that could not even be examined (`unexamined`: a dependent whose metadata
-#   failed its integrity check) is an `error` row with the reason, never left out.
+# - A consumer that could not even be examined (`unexamined`: a dependent whose page,
+#   metadata or file could not be read, or failed its integrity check) is an `error` row
+#   with the reason, never left out.
 # Takes: specs and options. Gives: an EcosystemReport.
 """Ecosystem runs: one provider release, many consumers, one report."""
 

@@ -382,7 +382,9 @@ def test_a_hostile_project_list_with_a_folder_extra_index_is_no_traceback(
 ) -> None:
     """Item 13: a 100,000-character project name on the index's root page, with a file://
     extra index configured: OSError (File name too long) as a traceback. A name no folder can
-    hold is a project that folder does not have; the run goes on with the others."""
+    hold is a project that folder does not have; the run goes on with the others. (Round
+    four, item 6: a listed project whose page cannot be read is an `error` row, not left
+    out.)"""
     listed = index.root
 
     def root(*, html: bool = False) -> bytes:
@@ -402,10 +404,13 @@ def test_a_hostile_project_list_with_a_folder_extra_index_is_no_traceback(
     )  # fmt: skip
     no_traceback(result)
     assert result.exit_code == 1, result.output
-    assert {s: r["outcome"] for s, r in rows(result).items()} == {
+    found = rows(result)
+    assert {s: r["outcome"] for s, r in found.items()} == {
         "gadget==2.0": "clean",
         "widget==1.0": "regressed",
+        "x" * 100_000: "error",
     }
+    assert "project page could not be read" in found["x" * 100_000]["error"]
 
 
 def test_a_run_with_no_consumer_to_audit_is_one_line(tmp_path: Path) -> None:
