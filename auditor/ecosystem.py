@@ -14,9 +14,16 @@
 # - The provider side is shared: every audit uses the same cache, where the provider's files
 #   and the lookup memo (keyed by file content) land once; the parent fetches the target
 #   before the audits start.
-# - The store (ecostore.py) gets each result as it finishes, committed at once: a rerun
-#   with the same store skips what is done (same consumer, target and baseline) but audits
-#   an `error` row again; Ctrl-C or a crash loses nothing finished.
+# - The store gets each result as it finishes, committed at once, with what it was made
+#   from (ecostore.Inputs: sources/identity.py's identities of the target, the baseline and
+#   the consumer). A rerun with the same store skips what is done: the same specs *and* the
+#   same inputs. The parent names the target and a given baseline once (a folder's content
+#   is hashed: the cost is in docs/performance.md); the worker names the consumer before
+#   its audit reads it, and an inferred baseline after; a rerun names again the consumer
+#   (and inferred baseline) of each row kept for this target. A row whose inputs changed,
+#   or cannot be named (an installed distribution, a folder holding a link), is audited
+#   again; so is an `error` row. Ctrl-C or a crash loses nothing finished. Without a store
+#   nothing is named. The store is untrusted: ecostore.py checks it and every row.
 # - A task runs in another process, maybe another folder (a Ray worker's is its own): its
 #   paths are absolute (`Task.consumer`, the cache, a folder index).
 # - A consumer that could not even be examined (`unexamined`: a dependent whose page,
@@ -38,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from auditor.ecostore import UNREAD, Store, classify
+from auditor.ecostore import NO_BASELINE, UNREAD, Inputs, Store, classify
 from auditor.engine import make_engine
 from auditor.errors import AuditError, BadSpecError, ConfigError
 from auditor.model import BlastRadius, ConsumerResult, EcosystemReport, Outcome
@@ -46,7 +53,9 @@ from auditor.model import BlastRadius, ConsumerResult, EcosystemReport, Outcome
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
 
+    from auditor.ecostore import Kept
     from auditor.engine import Done
+    from auditor.sources import Index
 
 log = logging.getLogger("drift_audit")
 
@@ -67,6 +76,7 @@ class Task:
     index_url: str | None
     offline: bool
     consumer: str = ""  # what the worker audits (the spec, a relative path made absolute)
+    identify: bool = False  # name the consumer and an inferred baseline (for the store)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +87,8 @@ class Audited:
     report: str | None  # the JSON report against the target
     at_baseline: str | None  # the JSON report against the baseline release alone
     error: str | None = None
+    consumer_id: str | None = None  # with Task.identify: what the audit read of the consumer
+    baseline_id: str | None = None  # and of an inferred baseline (NO_BASELINE: none)
 
 
 # --------------------------------------------------------------------------- the list
@@ -142,20 +154,38 @@ def provider_name(target: str) -> str:
 
 def audit_one(task: Task) -> Audited:
     """The consumer's JSON report against the target, made as the CLI makes it; and, when it
-    has a baseline, its report against the baseline release alone (for `fixed`)."""
+    has a baseline, its report against the baseline release alone (for `fixed`). With
+    `task.identify`, the identities of the consumer (named before the audit reads it) and of
+    an inferred baseline, which the store keeps the row with."""
+    if not task.identify:
+        return _audited(task, None)
+    from auditor.sources import open_index
+
+    try:
+        index = open_index(task.index_url, task.cache_dir, task.offline)
+    except AuditError as exc:
+        return Audited(2, None, None, exc.message)
+    try:
+        return _audited(task, index)
+    finally:
+        index.close()
+
+
+def _audited(task: Task, index: Index | None) -> Audited:
     from auditor import pipeline
     from auditor.reporters import json_report
+    from auditor.sources.identity import consumer_identity
 
+    consumer = task.consumer or task.spec
     options: dict[str, Any] = {
         "cache_dir": task.cache_dir,
         "index_url": task.index_url,
         "offline": task.offline,
         "fixes": True,
     }
-    try:
-        report = pipeline.audit(
-            task.consumer or task.spec, [task.target], baseline=task.baseline, **options
-        )
+    try:  # the consumer is resolved as the audit resolves it: its failure is the audit's
+        consumer_id = consumer_identity(consumer, index) if index is not None else None
+        report = pipeline.audit(consumer, [task.target], baseline=task.baseline, **options)
     except AuditError as exc:
         return Audited(2, None, None, exc.message)
     document = json_report.render(report)
@@ -164,7 +194,26 @@ def audit_one(task: Task) -> Audited:
     if baseline is not None:
         at_baseline = _at_baseline(task, report.provider.name, baseline, options)
     failing = any(f.status.value == "new" and f.severity.value == "error" for f in report.findings)
-    return Audited(1 if failing else 0, document, at_baseline)
+    inferred = None
+    if index is not None and task.baseline is None:  # a given one the parent names
+        inferred = inferred_identity(report.provider.name, baseline, index)
+    return Audited(1 if failing else 0, document, at_baseline, None, consumer_id, inferred)
+
+
+def inferred_identity(provider: str, version: object, index: Index) -> str | None:
+    """The identity of the baseline release an audit inferred (`version`; None: it had
+    none), resolved as the audit resolved it; None when it cannot be named."""
+    from packaging.version import InvalidVersion, Version
+
+    from auditor.sources.identity import spec_identity
+
+    if version is None:
+        return NO_BASELINE
+    try:
+        Version(str(version))  # a kept row's version is untrusted: a version, or no match
+        return spec_identity(f"{provider}=={version}", index)
+    except (InvalidVersion, AuditError):
+        return None
 
 
 def _at_baseline(task: Task, provider: str, version: str, options: dict[str, Any]) -> str | None:
@@ -264,21 +313,25 @@ def run(
               for s, why in (unexamined or {}).items()}  # fmt: skip
     kept = Store(store)
     try:
+        made = _provider_inputs(target, baseline, cache_dir, index_url, offline, store)
         wanted = set(specs) - set(failed)
-        finished = {s: r for s, r in kept.done(target, baseline).items() if s in wanted}
+        kept_rows = kept.done(target, baseline, made.target) if store is not None else {}
+        candidates = {s: k for s, k in kept_rows.items() if s in wanted}
+        finished = _still_made_from(candidates, made, provider, cache_dir, index_url, offline)
         todo = [s for s in specs if s not in finished and s not in failed]
-        _warm_provider(target, baseline, cache_dir, index_url, offline)
         if engine == "local":
             _preload()
         tasks = [
-            Task(s, target, baseline, cache_dir, index_url, offline, absolute_here(s)) for s in todo
-        ]
+            Task(s, target, baseline, cache_dir, index_url, offline, absolute_here(s),
+                 identify=store is not None)
+            for s in todo
+        ]  # fmt: skip
         results = {**finished, **failed}
         for done in make_engine(engine, jobs=jobs, address=ray_address).run(
             audit_one, tasks, timeout=timeout, memory=memory
         ):
             result = outcome_of(done.task.spec, done)
-            kept.put(target, baseline, result)
+            kept.put(target, baseline, result, _made_from(done, made))
             results[result.spec] = result
             if on_result is not None:
                 on_result(result, len(results), len(specs))
@@ -304,19 +357,96 @@ def _index_url(url: str | None) -> str | None:
     return check_index_url(url, origin="--index-url") if url else None
 
 
-def _warm_provider(
-    target: str, baseline: str | None, cache_dir: str | None, index_url: str | None, offline: bool
-) -> None:
-    """Fetch the target (and a given baseline) once, before the audits share the cache."""
+@dataclass(frozen=True, slots=True)
+class _Provider:
+    """The identities of the target and of a given baseline (None: cannot be named, or no
+    store to key), named once in the parent."""
+
+    target: str | None
+    baseline: str | None
+    given: bool  # --baseline was given: `baseline` names it for every row
+
+
+def _provider_inputs(
+    target: str,
+    baseline: str | None,
+    cache_dir: str | None,
+    index_url: str | None,
+    offline: bool,
+    store: Path | None,
+) -> _Provider:
+    """Fetch the target (and a given baseline) once, before the audits share the cache; and,
+    with a store, name them (a folder's content hashed once per run)."""
     from auditor.sources import open_index
+    from auditor.sources.identity import release_identity
 
     index = open_index(index_url, cache_dir, offline)
     try:
-        for spec in (target, baseline):
-            if spec is not None:
-                index.releases(spec)
+        named = [index.releases(spec)[-1] if spec is not None else None
+                 for spec in (target, baseline)]  # fmt: skip
     finally:
         index.close()
+    if store is None:
+        return _Provider(None, None, baseline is not None)
+    ids = [release_identity(r) if r is not None else None for r in named]
+    return _Provider(ids[0], ids[1], baseline is not None)
+
+
+def _still_made_from(
+    candidates: Mapping[str, Kept],
+    made: _Provider,
+    provider: str,
+    cache_dir: str | None,
+    index_url: str | None,
+    offline: bool,
+) -> dict[str, ConsumerResult]:
+    """The kept results whose consumer and baseline are still what their row was made from
+    (named again here, as the audit names them); the others are audited again."""
+    if not candidates:
+        return {}
+    from auditor.sources import open_index
+
+    index = open_index(index_url, cache_dir, offline)
+    baselines: dict[str | None, str | None] = {}
+    same: dict[str, ConsumerResult] = {}
+    try:
+        for spec, kept in candidates.items():
+            version = kept.result.baseline
+            if version not in baselines:
+                baselines[version] = (
+                    made.baseline if made.given else inferred_identity(provider, version, index)
+                )
+            now = Inputs(made.target or "", baselines[version] or "", _consumer_id(spec, index))
+            if "" not in (now.baseline, now.consumer) and now == kept.inputs:
+                same[spec] = kept.result
+    finally:
+        index.close()
+    if len(same) < len(candidates):
+        log.info(
+            "auditing again %d consumer(s) whose kept row was made from other sources",
+            len(candidates) - len(same),
+        )
+    return same
+
+
+def _consumer_id(spec: str, index: Index) -> str:
+    """The consumer's identity now, as its audit would name it; '' when it cannot be."""
+    from auditor.sources.identity import consumer_identity
+
+    try:
+        return consumer_identity(absolute_here(spec), index) or ""
+    except AuditError as exc:
+        log.debug("%s cannot be named: %s", spec, exc.message)
+        return ""
+
+
+def _made_from(done: Done[Task, Audited], made: _Provider) -> Inputs:
+    """What a finished audit was made from, for its row ('' where it cannot be named)."""
+    audited = done.result
+    consumer = audited.consumer_id if audited is not None else None
+    inferred = audited.baseline_id if audited is not None else None
+    baseline = made.baseline if made.given else inferred
+    return Inputs(made.target or "", baseline or "", consumer or "")
 
 
 def _preload() -> None:

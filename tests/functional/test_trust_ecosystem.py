@@ -517,11 +517,17 @@ def test_bidi_controls_and_pipes_in_a_spec_are_shown_not_obeyed(tmp_path: Path) 
 # --------------------------------------------------------------------------- item 20: the list
 
 
-def test_a_long_consumer_list_is_read_whole_and_rows_stay_narrow(tmp_path: Path) -> None:
+def test_a_long_consumer_list_is_read_whole_and_rows_stay_narrow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Item 20: reading --consumers was quadratic (100,000 lines: 331 s) and every text row
     was padded to the longest spec. 100,000 consumers (all kept in the store, so none is
     audited) plus one spec of 5,000 characters: every row is listed, and no short spec's row
-    is padded to the long one."""
+    is padded to the long one. (Round four, item 7: a row is reused only for the consumer it
+    was made from, which no index here can name: each is named `kept`.)"""
+    from auditor import ecosystem
+
+    monkeypatch.setattr(ecosystem, "_consumer_id", lambda spec, index: "kept")
     target, baseline = acme.folder_args(tmp_path)[1::2]
     specs = [f"p{i}==1.0" for i in range(100_000)] + ["q" * 5000 + "==1.0"]
     store = tmp_path / "store.sqlite"
@@ -542,15 +548,21 @@ def test_a_long_consumer_list_is_read_whole_and_rows_stay_narrow(tmp_path: Path)
 
 def _keep_fixed(store: Path, specs: list[str], target: str, baseline: str) -> None:
     """Rows a finished run would have kept: each spec `fixed` (a row with a detail to
-    show after its spec), nothing found."""
+    show after its spec), nothing found; made from the folders `target` and `baseline`
+    name, and a consumer named `kept`."""
     from auditor import ecosystem
+    from auditor.sources import open_index
+    from auditor.sources.identity import spec_identity
 
     ecosystem.Store(store).close()  # the schema, as the tool makes it
+    index = open_index(None, store.parent / "cache", offline=True)
+    made = [spec_identity(target, index), spec_identity(baseline, index), "kept"]
+    index.close()
     with sqlite3.connect(store) as db:
         db.executemany(
-            "INSERT INTO audits VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO audits VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                (spec, target, baseline, json.dumps(_fixed_row(spec, baseline)), 0.0)
+                (spec, target, baseline, json.dumps(_fixed_row(spec, baseline)), 0.0, *made)
                 for spec in specs
             ),
         )

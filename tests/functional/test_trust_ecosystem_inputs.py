@@ -151,3 +151,164 @@ def test_a_dependent_whose_only_file_is_an_sdist_of_unknown_size_is_audited(
         "gadget==2.0": "clean",
         "widget==1.0": "regressed",
     }
+
+
+# --------------------------------------------------------------------------- item 7
+
+
+def _stats(result: Result) -> tuple[int, int]:
+    data = json.loads(result.stdout)
+    return data["stats"]["audited"], data["stats"]["reused_from_store"]
+
+
+def _outcome(result: Result) -> str:
+    (row,) = json.loads(result.stdout)["consumers"]
+    return str(row["outcome"])
+
+
+def _edit_target(folders: dict[str, Path]) -> None:  # 0.2 keeps `old`: widget is clean
+    (folders["target"] / "acme" / "__init__.py").write_text(
+        "def run(a, b=1, old=2, new=3):\n    return a\n", encoding="utf-8"
+    )
+
+
+def _edit_baseline(folders: dict[str, Path]) -> None:  # 0.1 without `old`: broken there too
+    (folders["baseline"] / "acme" / "__init__.py").write_text(
+        "def run(a, b=1):\n    return a\n", encoding="utf-8"
+    )
+
+
+def _edit_consumer(folders: dict[str, Path]) -> None:  # widget no longer passes `old`
+    (folders["consumer"] / "__init__.py").write_text(GADGET, encoding="utf-8")
+
+
+EDITS: dict[str, tuple[Callable[[dict[str, Path]], None], str]] = {
+    "the target checkout": (_edit_target, "clean"),
+    "the baseline checkout": (_edit_baseline, "still-broken"),
+    "the consumer folder": (_edit_consumer, "clean"),
+}
+
+
+@pytest.mark.parametrize("edited", list(EDITS))
+def test_a_kept_row_is_reused_only_for_the_folders_it_was_made_from(
+    tmp_path: Path, edited: str
+) -> None:
+    """Item 7: a row was keyed by its specs alone, so a provider checkout edited between two
+    runs (`acme @ file:///...`, the same spec) read as the old result, "1 from the store".
+    A row is kept with the content hashes of the target, the baseline and the consumer:
+    after an edit to any of them it is audited again and says what a run without the store
+    says; unchanged, it is reused."""
+    old, new = acme.provider_folders(tmp_path)
+    widget = acme.consumer(tmp_path / "project") / "widget"
+    folders = {"target": new, "baseline": old, "consumer": widget}
+    listing = tmp_path / "consumers.txt"
+    listing.write_text(f"{widget}\n", encoding="utf-8")
+    args = [
+        "--against", f"acme @ {new.as_uri()}", "--baseline", f"acme @ {old.as_uri()}",
+        "--consumers", str(listing), "--cache-dir", str(tmp_path / "cache"), "--offline",
+        "--format", "json", "--jobs", "1",
+    ]  # fmt: skip
+    store = ["--store", str(tmp_path / "store.sqlite")]
+    first = eco(*args, *store)
+    assert (_outcome(first), _stats(first)) == ("regressed", (1, 0))
+    assert _stats(eco(*args, *store)) == (0, 1)  # unchanged: reused
+    change, outcome = EDITS[edited]
+    change(folders)
+    again = eco(*args, *store)
+    assert (_outcome(again), _stats(again)) == (outcome, (1, 0))
+    assert _outcome(eco(*args)) == outcome  # what a run without the store says
+    assert _stats(eco(*args, *store)) == (0, 1)
+
+
+def _staging(dist: Path) -> FakeIndex:
+    """Another index with the same names and versions: its acme 0.2 keeps `old` too."""
+    fake = FakeIndex()
+    fake.add(wheel(dist, "acme", "0.1", acme.OLD))
+    fake.add(wheel(dist, "acme", "0.2", {"acme/__init__.py": "def run(a, b=1, old=2, new=3):\n"
+                                         "    return a\n"}))  # fmt: skip
+    fake.add(wheel(dist, "widget", "1.0", {"widget/__init__.py": acme.CONSUMER},
+                   requires=["acme==0.1"]))  # fmt: skip
+    return fake
+
+
+def test_a_kept_row_is_not_reused_for_the_same_release_from_another_index(
+    tmp_path: Path, index: FakeIndex
+) -> None:
+    """Item 7: `acme==0.2` from a staging index (compatible), then from the real one
+    (breaking), with one store: the second run was "clean, 1 from the store". A row names
+    the index and the sha256 of each file it read (the target, the inferred baseline, the
+    consumer): from another index it is audited again."""
+    staging_dist = tmp_path / "staging"
+    staging_dist.mkdir()
+    listing = tmp_path / "consumers.txt"
+    listing.write_text("widget==1.0\n", encoding="utf-8")
+    args = [
+        "--against", "acme==0.2", "--consumers", str(listing), "--store",
+        str(tmp_path / "store.sqlite"), "--cache-dir", str(tmp_path / "cache"),
+        "--format", "json", "--jobs", "1",
+    ]  # fmt: skip
+    with serving(_staging(staging_dist)) as staging:
+        first = eco(*args, "--index-url", staging.url)
+        assert (_outcome(first), _stats(first)) == ("clean", (1, 0))
+        assert _stats(eco(*args, "--index-url", staging.url)) == (0, 1)
+    real = eco(*args, "--index-url", index.url)
+    assert (_outcome(real), _stats(real)) == ("regressed", (1, 0))
+    assert _stats(eco(*args, "--index-url", index.url)) == (0, 1)
+
+
+def test_a_store_of_the_earlier_schema_is_migrated_and_none_of_its_rows_reused(
+    tmp_path: Path,
+) -> None:
+    """Item 7: a store written before rows said what they were made from (schema version
+    1: spec, target and baseline only) holds a row claiming widget is clean. It is migrated
+    in place, and its row is a miss: audited again (regressed), then reused."""
+    import sqlite3
+
+    old, new = acme.provider_folders(tmp_path)
+    widget = str(acme.consumer(tmp_path / "project") / "widget")
+    target, baseline = f"acme @ {new.as_uri()}", f"acme @ {old.as_uri()}"
+    path = tmp_path / "store.sqlite"
+    row = {"spec": widget, "name": "widget", "version": None, "baseline": None, "seconds": 0.1,
+           "outcome": "clean", "error": None, "findings": [], "fixed": []}  # fmt: skip
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "CREATE TABLE audits (spec TEXT NOT NULL, target TEXT NOT NULL,"
+            " baseline TEXT NOT NULL, row TEXT NOT NULL, finished REAL NOT NULL,"
+            " PRIMARY KEY (spec, target, baseline))"
+        )
+        db.execute("PRAGMA user_version = 1")
+        db.execute("INSERT INTO audits VALUES (?, ?, ?, ?, ?)",
+                   (widget, target, baseline, json.dumps(row), 0.0))  # fmt: skip
+    db.close()
+    listing = tmp_path / "consumers.txt"
+    listing.write_text(f"{widget}\n", encoding="utf-8")
+    args = [
+        "--against", target, "--baseline", baseline, "--consumers", str(listing),
+        "--store", str(path), "--cache-dir", str(tmp_path / "cache"), "--offline",
+        "--format", "json", "--jobs", "1",
+    ]  # fmt: skip
+    first = eco(*args)
+    assert (_outcome(first), _stats(first)) == ("regressed", (1, 0))
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (2,)
+        assert db.execute("SELECT count(*) FROM audits").fetchone() == (1,)
+    db.close()
+    assert _stats(eco(*args)) == (0, 1)
+
+
+def test_a_row_is_never_reused_for_a_folder_that_cannot_be_named(tmp_path: Path) -> None:
+    """Item 7: a folder holding a link cannot be named by its content (where the link leads
+    could change unseen): its row is kept but never reused, each run audits it again."""
+    old, new = acme.provider_folders(tmp_path)
+    widget = acme.consumer(tmp_path / "project") / "widget"
+    (widget / "alias.py").symlink_to(widget / "__init__.py")
+    listing = tmp_path / "consumers.txt"
+    listing.write_text(f"{widget}\n", encoding="utf-8")
+    args = [
+        "--against", f"acme @ {new.as_uri()}", "--baseline", f"acme @ {old.as_uri()}",
+        "--consumers", str(listing), "--store", str(tmp_path / "store.sqlite"),
+        "--cache-dir", str(tmp_path / "cache"), "--offline", "--format", "json", "--jobs", "1",
+    ]  # fmt: skip
+    for _ in range(2):
+        result = eco(*args)
+        assert (_outcome(result), _stats(result)) == ("regressed", (1, 0))
