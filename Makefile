@@ -90,8 +90,9 @@ bench: $(STAMP) ## time the headline audit cold and warm vs the whole-wheel path
 	$(PY) benchmarks/bench_ecosystem.py
 
 .PHONY: bench-ecosystem
-bench-ecosystem: $(STAMP) ## ecosystem runs on 200 synthetic consumers: per core, 1 vs 2 workers, sharing
+bench-ecosystem: $(STAMP) ## ecosystem runs on 200 synthetic consumers: per core, 1 vs 2 workers, sharing, the store
 	$(PY) benchmarks/bench_ecosystem.py
+	$(PY) benchmarks/bench_ecosystem.py --store
 
 clean: ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -3,7 +3,8 @@
 # Owns: the consumer list (`--consumers FILE`: `name==version`, `name`, a folder,
 # `name @ file:///...`, `#` comments; or `--dependents`, found on the index by
 # sources/dependents.py), one audit per consumer through engine.py, each consumer's outcome,
-# the blast radius of each changed provider symbol, and the SQLite store.
+# the blast radius of each changed provider symbol, and what is reused from the SQLite
+# store (ecostore.py).
 # - A consumer's `findings` are exactly what `drift-audit CONSUMER --against TARGET
 #   --format json` reports for it alone (`audit_one` makes that document the same way the CLI
 #   does: pipeline.audit, fixes on, json_report). Its outcome: `error` (could not be audited:
@@ -13,19 +14,21 @@
 # - The provider side is shared: every audit uses the same cache, where the provider's files
 #   and the lookup memo (keyed by file content) land once; the parent fetches the target
 #   before the audits start.
-# - The store (stdlib sqlite3) gets each result as it finishes, committed at once: a rerun
-#   with the same store skips what is done (same consumer, target and baseline) but audits
-#   an `error` row again; Ctrl-C or a crash loses nothing finished.
-# - The store is untrusted (a file from an earlier run, perhaps restored from a shared CI
-#   cache): only a regular file (no link, FIFO, device or folder) that is a SQLite database
-#   holding our one table, or nothing yet, is opened; anything else is a StoreError (one
-#   line, exit 2) before a byte is written. Every row read back is checked field by field,
-#   each finding read as the audit's JSON reader reads one and written back identical, its
-#   outcome the one its findings give: a row that does not fit is a miss, audited again.
+# - The store gets each result as it finishes, committed at once, with what it was made
+#   from (ecostore.Inputs: sources/identity.py's identities of the target, the baseline and
+#   the consumer). A rerun with the same store skips what is done: the same specs *and* the
+#   same inputs. The parent names the target and a given baseline once (a folder's content
+#   is hashed: the cost is in docs/performance.md); the worker names the consumer before
+#   its audit reads it, and an inferred baseline after; a rerun names again the consumer
+#   (and inferred baseline) of each row kept for this target. A row whose inputs changed,
+#   or cannot be named (an installed distribution, a folder holding a link), is audited
+#   again; so is an `error` row. Ctrl-C or a crash loses nothing finished. Without a store
+#   nothing is named. The store is untrusted: ecostore.py checks it and every row.
 # - A task runs in another process, maybe another folder (a Ray worker's is its own): its
 #   paths are absolute (`Task.consumer`, the cache, a folder index).
-# - A consumer that could not even be examined (`unexamined`: a dependent whose metadata
-#   failed its integrity check) is an `error` row with the reason, never left out.
+# - A consumer that could not even be examined (`unexamined`: a dependent whose page,
+#   metadata or file could not be read, or failed its integrity check) is an `error` row
+#   with the reason, never left out.
 # Takes: specs and options. Gives: an EcosystemReport.
 """Ecosystem runs: one provider release, many consumers, one report."""
 
@@ -34,9 +37,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
-import sqlite3
-import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,23 +45,24 @@ from typing import TYPE_CHECKING, Any
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
+from auditor.ecostore import NO_BASELINE, UNREAD, Inputs, Store, classify
 from auditor.engine import make_engine
-from auditor.errors import AuditError, BadSpecError, ConfigError, StoreError
+from auditor.errors import AuditError, BadSpecError, ConfigError
 from auditor.model import BlastRadius, ConsumerResult, EcosystemReport, Outcome
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
 
+    from auditor.ecostore import Kept
     from auditor.engine import Done
+    from auditor.sources import Index
 
 log = logging.getLogger("drift_audit")
 
-SCHEMA_VERSION = 1
 DEFAULT_TIMEOUT = 600.0  # seconds per consumer
 MIN_TIMEOUT, MAX_TIMEOUT = 1.0, 86400.0  # a day: more is a typo, and inf cannot be waited on
 DEFAULT_MEMORY = 4 << 30  # bytes of address space per consumer audit
 MIN_MEMORY_MIB, MAX_MEMORY_MIB = 64, 1 << 20  # 64 MiB to 1 TiB
-MAX_ROW_CHARS = 64 << 20  # a kept row read back (a big consumer's findings: ~100 KiB)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +76,7 @@ class Task:
     index_url: str | None
     offline: bool
     consumer: str = ""  # what the worker audits (the spec, a relative path made absolute)
+    identify: bool = False  # name the consumer and an inferred baseline (for the store)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +87,8 @@ class Audited:
     report: str | None  # the JSON report against the target
     at_baseline: str | None  # the JSON report against the baseline release alone
     error: str | None = None
+    consumer_id: str | None = None  # with Task.identify: what the audit read of the consumer
+    baseline_id: str | None = None  # and of an inferred baseline (NO_BASELINE: none)
 
 
 # --------------------------------------------------------------------------- the list
@@ -150,20 +154,38 @@ def provider_name(target: str) -> str:
 
 def audit_one(task: Task) -> Audited:
     """The consumer's JSON report against the target, made as the CLI makes it; and, when it
-    has a baseline, its report against the baseline release alone (for `fixed`)."""
+    has a baseline, its report against the baseline release alone (for `fixed`). With
+    `task.identify`, the identities of the consumer (named before the audit reads it) and of
+    an inferred baseline, which the store keeps the row with."""
+    if not task.identify:
+        return _audited(task, None)
+    from auditor.sources import open_index
+
+    try:
+        index = open_index(task.index_url, task.cache_dir, task.offline)
+    except AuditError as exc:
+        return Audited(2, None, None, exc.message)
+    try:
+        return _audited(task, index)
+    finally:
+        index.close()
+
+
+def _audited(task: Task, index: Index | None) -> Audited:
     from auditor import pipeline
     from auditor.reporters import json_report
+    from auditor.sources.identity import consumer_identity
 
+    consumer = task.consumer or task.spec
     options: dict[str, Any] = {
         "cache_dir": task.cache_dir,
         "index_url": task.index_url,
         "offline": task.offline,
         "fixes": True,
     }
-    try:
-        report = pipeline.audit(
-            task.consumer or task.spec, [task.target], baseline=task.baseline, **options
-        )
+    try:  # the consumer is resolved as the audit resolves it: its failure is the audit's
+        consumer_id = consumer_identity(consumer, index) if index is not None else None
+        report = pipeline.audit(consumer, [task.target], baseline=task.baseline, **options)
     except AuditError as exc:
         return Audited(2, None, None, exc.message)
     document = json_report.render(report)
@@ -172,7 +194,26 @@ def audit_one(task: Task) -> Audited:
     if baseline is not None:
         at_baseline = _at_baseline(task, report.provider.name, baseline, options)
     failing = any(f.status.value == "new" and f.severity.value == "error" for f in report.findings)
-    return Audited(1 if failing else 0, document, at_baseline)
+    inferred = None
+    if index is not None and task.baseline is None:  # a given one the parent names
+        inferred = inferred_identity(report.provider.name, baseline, index)
+    return Audited(1 if failing else 0, document, at_baseline, None, consumer_id, inferred)
+
+
+def inferred_identity(provider: str, version: object, index: Index) -> str | None:
+    """The identity of the baseline release an audit inferred (`version`; None: it had
+    none), resolved as the audit resolved it; None when it cannot be named."""
+    from packaging.version import InvalidVersion, Version
+
+    from auditor.sources.identity import spec_identity
+
+    if version is None:
+        return NO_BASELINE
+    try:
+        Version(str(version))  # a kept row's version is untrusted: a version, or no match
+        return spec_identity(f"{provider}=={version}", index)
+    except (InvalidVersion, AuditError):
+        return None
 
 
 def _at_baseline(task: Task, provider: str, version: str, options: dict[str, Any]) -> str | None:
@@ -186,9 +227,6 @@ def _at_baseline(task: Task, provider: str, version: str, options: dict[str, Any
         log.info("%s against its baseline %s: %s", task.spec, pinned, exc.message)
         return None
     return json_report.render(report)
-
-
-UNREAD = ("unparsable", "unparsable-provider")  # findings that say what was not checked
 
 
 def _unread(found: Sequence[Mapping[str, Any]]) -> str:
@@ -235,19 +273,6 @@ def _undecided_count(data: Mapping[str, Any]) -> int:
     return count if isinstance(count, int) and not isinstance(count, bool) else 0
 
 
-def classify(findings: Sequence[Mapping[str, Any]], fixed: Sequence[str]) -> Outcome:
-    """The outcome an audit's findings (and the baseline breaks it repairs) give: a consumer
-    part of which could not be checked (UNREAD) is an error, unless it regressed anyway."""
-    errors = [f for f in findings if f["severity"] == "error" and f["kind"] not in UNREAD]
-    if any(f["status"] == "new" for f in errors):
-        return Outcome.REGRESSED
-    if any(f["kind"] in UNREAD and f["status"] == "new" for f in findings):
-        return Outcome.ERROR  # neither clean nor the release's fault
-    if errors:
-        return Outcome.STILL_BROKEN
-    return Outcome.FIXED if fixed else Outcome.CLEAN
-
-
 def _fixed(at_baseline: str | None, findings: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
     """Errors the consumer had with its baseline release that the target no longer has."""
     if at_baseline is None:
@@ -255,234 +280,6 @@ def _fixed(at_baseline: str | None, findings: Sequence[Mapping[str, Any]]) -> tu
     before = [f for f in json.loads(at_baseline)["findings"] if f["severity"] == "error"]
     now = {f["fingerprint"] for f in findings}
     return tuple(sorted({f["fingerprint"] for f in before} - now))
-
-
-# --------------------------------------------------------------------------- the store
-
-
-class Store:
-    """Results of finished audits, one row per (consumer, target, baseline); None keeps
-    them in memory for this run only."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self.db = _open_store(path)
-
-    def done(self, target: str, baseline: str | None) -> dict[str, ConsumerResult]:
-        """The results kept for this target and baseline; an audit that failed (`error`: a
-        network failure, a timeout, a release gone) is not a result, and is tried again, as
-        is a row that does not fit."""
-        rows = self._query(
-            "SELECT spec, CASE WHEN typeof(row) = 'text' AND length(row) <= ? THEN row END"
-            " FROM audits WHERE target = ? AND baseline = ?",
-            (MAX_ROW_CHARS, target, baseline or ""),
-        )
-        kept: dict[str, ConsumerResult] = {}
-        unfit = failed = 0
-        for spec, row in rows:
-            result = kept_result(spec, row)
-            if result is None:
-                unfit += 1
-            elif result.outcome is Outcome.ERROR:
-                failed += 1
-            else:
-                kept[result.spec] = result
-        if failed:
-            log.info("auditing again %d consumer(s) whose audit failed before", failed)
-        if unfit:
-            log.warning("%d row(s) of --store %s do not fit; auditing them again", unfit, self.path)
-        return kept
-
-    def put(self, target: str, baseline: str | None, result: ConsumerResult) -> None:
-        self._query(
-            "INSERT OR REPLACE INTO audits VALUES (?, ?, ?, ?, ?)",
-            (result.spec, target, baseline or "", json.dumps(_row(result)), time.time()),
-        )
-        self._commit()
-
-    def close(self) -> None:
-        self.db.close()
-
-    def _query(self, sql: str, args: tuple[object, ...]) -> list[tuple[Any, ...]]:
-        try:
-            return self.db.execute(sql, args).fetchall()
-        except sqlite3.Error as exc:
-            raise _store_error(self.path, exc) from exc
-
-    def _commit(self) -> None:
-        try:
-            self.db.commit()
-        except sqlite3.Error as exc:
-            raise _store_error(self.path, exc) from exc
-
-
-_COLUMNS = [  # PRAGMA table_info: name, declared type, primary key position
-    ("spec", "TEXT", 1),
-    ("target", "TEXT", 2),
-    ("baseline", "TEXT", 3),
-    ("row", "TEXT", 0),
-    ("finished", "REAL", 0),
-]
-_STORE_HINT = "name a new file, or a store an earlier `drift-audit ecosystem` run wrote"
-
-
-def _open_store(path: Path | None) -> sqlite3.Connection:
-    """The store's database, checked to be ours (or empty: then made ours)."""
-    if path is None:
-        db = sqlite3.connect(":memory:")
-    else:
-        _check_regular(path)
-        try:
-            db = sqlite3.connect(str(path))
-        except sqlite3.Error as exc:
-            raise _store_error(path, exc) from exc
-    try:
-        _check_schema(db, path)
-    except BaseException:
-        db.close()
-        raise
-    return db
-
-
-def _check_regular(path: Path) -> None:
-    """A store is a regular file, or nothing yet: a link, FIFO, device or folder is refused
-    before it is opened (SQLite would follow, block on or write into it)."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise StoreError(f"cannot use --store {path}: {exc.strerror or exc}") from exc
-    if stat.S_ISLNK(mode):
-        raise StoreError(f"--store {path} is a symbolic link", hint="name the file itself")
-    if not stat.S_ISREG(mode):
-        raise StoreError(
-            f"--store {path} is not a regular file (a folder, FIFO or device)", hint=_STORE_HINT
-        )
-
-
-def _check_schema(db: sqlite3.Connection, path: Path | None) -> None:
-    try:
-        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if not tables and version == 0:
-            db.execute(
-                "CREATE TABLE audits (spec TEXT NOT NULL, target TEXT NOT NULL,"
-                " baseline TEXT NOT NULL, row TEXT NOT NULL, finished REAL NOT NULL,"
-                " PRIMARY KEY (spec, target, baseline))"
-            )
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            db.commit()
-            return
-        columns = [(r[1], r[2], r[5]) for r in db.execute("PRAGMA table_info(audits)")]
-    except sqlite3.Error as exc:
-        raise _store_error(path, exc) from exc
-    if tables != ["audits"] or columns != _COLUMNS or version not in (0, SCHEMA_VERSION):
-        raise StoreError(
-            f"--store {path} is not a drift-audit store (a database of another schema"
-            f"{'' if version in (0, SCHEMA_VERSION) else f', version {version}'})",
-            hint=_STORE_HINT,
-        )
-
-
-def _store_error(path: Path | None, exc: sqlite3.Error) -> StoreError:
-    reason = str(exc) or type(exc).__name__
-    if isinstance(exc, sqlite3.DatabaseError) and "not a database" in reason:
-        return StoreError(f"--store {path} is not a SQLite database", hint=_STORE_HINT)
-    return StoreError(f"cannot use --store {path}: {reason}", hint=_STORE_HINT)
-
-
-def _row(result: ConsumerResult) -> dict[str, Any]:
-    return {
-        "spec": result.spec,
-        "name": result.name,
-        "version": result.version,
-        "baseline": result.baseline,
-        "outcome": result.outcome.value,
-        "error": result.error,
-        "findings": list(result.findings),
-        "fixed": list(result.fixed),
-        "seconds": result.seconds,
-        "undecided": result.undecided,
-    }
-
-
-_ROW_KEYS = frozenset(_row(ConsumerResult("", None, None, None, Outcome.CLEAN)))
-# Rows kept before `undecided` was counted fit too: their count is taken as 0 (unknown then,
-# and never a finding either way), so a store from an earlier release is not audited again.
-_EARLIER_ROW_KEYS = _ROW_KEYS - {"undecided"}
-
-
-class _Unfit(Exception):
-    """A kept row, or a field of it, is not what `_row` writes."""
-
-
-def kept_result(spec: object, text: object) -> ConsumerResult | None:
-    """A row read back from the store, every field checked; None when it does not fit (its
-    key is not text, it is not JSON, or not the shape `_row` writes)."""
-    if not isinstance(spec, str) or not isinstance(text, str):
-        return None
-    try:
-        row = json.loads(text)
-        return _result(spec, row)
-    except (ValueError, RecursionError, _Unfit):  # JSONDecodeError is a ValueError
-        return None
-
-
-def _result(spec: str, row: object) -> ConsumerResult:
-    if not isinstance(row, dict) or row.get("spec") != spec:
-        raise _Unfit
-    if set(row) == _EARLIER_ROW_KEYS:
-        row = {**row, "undecided": 0}
-    elif set(row) != _ROW_KEYS:
-        raise _Unfit
-    outcome = Outcome(_field(row, "outcome", str))  # ValueError: not an outcome
-    findings = tuple(_finding(f) for f in _field(row, "findings", list))
-    fixed = tuple(_field(row, "fixed", list))
-    if not all(isinstance(f, str) for f in fixed):
-        raise _Unfit
-    error = _field(row, "error", (str, type(None)))
-    if outcome is not Outcome.ERROR and (
-        error is not None or classify(findings, fixed) is not outcome
-    ):
-        raise _Unfit  # an outcome its own findings contradict
-    seconds = _field(row, "seconds", (int, float))
-    undecided = _field(row, "undecided", int)
-    if not (math.isfinite(seconds) and seconds >= 0) or undecided < 0:
-        raise _Unfit
-    return ConsumerResult(
-        spec,
-        _field(row, "name", (str, type(None))),
-        _field(row, "version", (str, type(None))),
-        _field(row, "baseline", (str, type(None))),
-        outcome,
-        error,
-        findings,
-        fixed,
-        float(seconds),
-        undecided,
-    )
-
-
-def _field(row: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
-    value = row[key]
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise _Unfit
-    return value
-
-
-def _finding(value: object) -> Mapping[str, Any]:
-    """A kept finding: exactly what the audit's JSON report writes for the finding the
-    audit's JSON reader reads from it (kind, severity, message, fingerprint all agree)."""
-    from auditor.reporters.json_report import finding_from_dict, finding_to_dict
-
-    try:
-        again = finding_to_dict(finding_from_dict(value))
-    except (AuditError, TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-        raise _Unfit from exc
-    if again != value:
-        raise _Unfit
-    return again
 
 
 # --------------------------------------------------------------------------- the run
@@ -516,21 +313,25 @@ def run(
               for s, why in (unexamined or {}).items()}  # fmt: skip
     kept = Store(store)
     try:
+        made = _provider_inputs(target, baseline, cache_dir, index_url, offline, store)
         wanted = set(specs) - set(failed)
-        finished = {s: r for s, r in kept.done(target, baseline).items() if s in wanted}
+        kept_rows = kept.done(target, baseline, made.target) if store is not None else {}
+        candidates = {s: k for s, k in kept_rows.items() if s in wanted}
+        finished = _still_made_from(candidates, made, provider, cache_dir, index_url, offline)
         todo = [s for s in specs if s not in finished and s not in failed]
-        _warm_provider(target, baseline, cache_dir, index_url, offline)
         if engine == "local":
             _preload()
         tasks = [
-            Task(s, target, baseline, cache_dir, index_url, offline, absolute_here(s)) for s in todo
-        ]
+            Task(s, target, baseline, cache_dir, index_url, offline, absolute_here(s),
+                 identify=store is not None)
+            for s in todo
+        ]  # fmt: skip
         results = {**finished, **failed}
         for done in make_engine(engine, jobs=jobs, address=ray_address).run(
             audit_one, tasks, timeout=timeout, memory=memory
         ):
             result = outcome_of(done.task.spec, done)
-            kept.put(target, baseline, result)
+            kept.put(target, baseline, result, _made_from(done, made))
             results[result.spec] = result
             if on_result is not None:
                 on_result(result, len(results), len(specs))
@@ -556,19 +357,96 @@ def _index_url(url: str | None) -> str | None:
     return check_index_url(url, origin="--index-url") if url else None
 
 
-def _warm_provider(
-    target: str, baseline: str | None, cache_dir: str | None, index_url: str | None, offline: bool
-) -> None:
-    """Fetch the target (and a given baseline) once, before the audits share the cache."""
+@dataclass(frozen=True, slots=True)
+class _Provider:
+    """The identities of the target and of a given baseline (None: cannot be named, or no
+    store to key), named once in the parent."""
+
+    target: str | None
+    baseline: str | None
+    given: bool  # --baseline was given: `baseline` names it for every row
+
+
+def _provider_inputs(
+    target: str,
+    baseline: str | None,
+    cache_dir: str | None,
+    index_url: str | None,
+    offline: bool,
+    store: Path | None,
+) -> _Provider:
+    """Fetch the target (and a given baseline) once, before the audits share the cache; and,
+    with a store, name them (a folder's content hashed once per run)."""
     from auditor.sources import open_index
+    from auditor.sources.identity import release_identity
 
     index = open_index(index_url, cache_dir, offline)
     try:
-        for spec in (target, baseline):
-            if spec is not None:
-                index.releases(spec)
+        named = [index.releases(spec)[-1] if spec is not None else None
+                 for spec in (target, baseline)]  # fmt: skip
     finally:
         index.close()
+    if store is None:
+        return _Provider(None, None, baseline is not None)
+    ids = [release_identity(r) if r is not None else None for r in named]
+    return _Provider(ids[0], ids[1], baseline is not None)
+
+
+def _still_made_from(
+    candidates: Mapping[str, Kept],
+    made: _Provider,
+    provider: str,
+    cache_dir: str | None,
+    index_url: str | None,
+    offline: bool,
+) -> dict[str, ConsumerResult]:
+    """The kept results whose consumer and baseline are still what their row was made from
+    (named again here, as the audit names them); the others are audited again."""
+    if not candidates:
+        return {}
+    from auditor.sources import open_index
+
+    index = open_index(index_url, cache_dir, offline)
+    baselines: dict[str | None, str | None] = {}
+    same: dict[str, ConsumerResult] = {}
+    try:
+        for spec, kept in candidates.items():
+            version = kept.result.baseline
+            if version not in baselines:
+                baselines[version] = (
+                    made.baseline if made.given else inferred_identity(provider, version, index)
+                )
+            now = Inputs(made.target or "", baselines[version] or "", _consumer_id(spec, index))
+            if "" not in (now.baseline, now.consumer) and now == kept.inputs:
+                same[spec] = kept.result
+    finally:
+        index.close()
+    if len(same) < len(candidates):
+        log.info(
+            "auditing again %d consumer(s) whose kept row was made from other sources",
+            len(candidates) - len(same),
+        )
+    return same
+
+
+def _consumer_id(spec: str, index: Index) -> str:
+    """The consumer's identity now, as its audit would name it; '' when it cannot be."""
+    from auditor.sources.identity import consumer_identity
+
+    try:
+        return consumer_identity(absolute_here(spec), index) or ""
+    except AuditError as exc:
+        log.debug("%s cannot be named: %s", spec, exc.message)
+        return ""
+
+
+def _made_from(done: Done[Task, Audited], made: _Provider) -> Inputs:
+    """What a finished audit was made from, for its row ('' where it cannot be named)."""
+    audited = done.result
+    consumer = audited.consumer_id if audited is not None else None
+    inferred = audited.baseline_id if audited is not None else None
+    baseline = made.baseline if made.given else inferred
+    return Inputs(made.target or "", baseline or "", consumer or "")
 
 
 def _preload() -> None:

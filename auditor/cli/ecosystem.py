@@ -194,8 +194,9 @@ def _ecosystem_consumers(
     limit: int | None,
 ) -> tuple[list[str], dict[str, str]]:
     """The consumer specs (from the file, or the index's dependents of the provider), and
-    those that could not be examined, with why (a dependent whose metadata failed its
-    integrity check). None at all is an error: a run over nobody is never a pass."""
+    those that could not be examined, with why (a project whose page, metadata or file could
+    not be read, or failed its integrity check). None at all is an error: a run over nobody
+    is never a pass."""
     if (consumers_file is None) == (not dependents):
         raise ConfigError("give one of --consumers FILE or --dependents")
     if consumers_file is not None:
@@ -218,8 +219,8 @@ def _ecosystem_consumers(
             f"--dependents found no consumer: no project on the index requires {provider}",
             hint="check --index-url (and --limit): its root page lists the projects examined",
         )
-    unexamined = {f"{d.name}=={d.version}": d.error for d in found if d.error is not None}
-    return [f"{d.name}=={d.version}" for d in found], unexamined
+    unexamined = {d.spec: d.error for d in found if d.error is not None}
+    return [d.spec for d in found], unexamined
 
 
 def _consumers_listed(path: Path) -> list[str]:

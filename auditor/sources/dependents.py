@@ -10,23 +10,26 @@
 #          a file advertised but missing (404) falls back to reading the file itself;
 #       2. a wheel's `*.dist-info/METADATA`, read by byte ranges (remote.open_wheel: its tail
 #          request usually holds it), or from the whole wheel when the wheel is small (the
-#          tail is all of it), the server ignores Range, or the index is a folder: METADATA
-#          alone is read, within limits.py and checked against RECORD, like a ranged member
-#          (so a wheel whose other members are corrupt still says what it requires);
-#       3. an sdist's PKG-INFO (or pyproject.toml), extracted as archive.py does, when the
-#          sdist is cheap (a local file, or at most CHEAP_BYTES by the page).
-#       Else the project is skipped with a debug log.
+#          tail is all of it), the server ignores Range, the range reader cannot read that
+#          zip, or the index is a folder: METADATA alone is read, within limits.py and checked
+#          against RECORD, like a ranged member (so a wheel whose other members are corrupt
+#          still says what it requires);
+#       3. an sdist's PKG-INFO (or pyproject.toml), extracted as archive.py does (downloaded
+#          whole, within limits.py, whatever its size: a project left unread could be a
+#          dependent).
 #       What each file requires is cached by (index, file name, sha256) (indexcache.py): a
 #       rerun while the pages are fresh makes no request at all.
-# Errors: one project never fails the discovery. A release whose metadata fails an integrity
-# check (ArchiveError: a .metadata or METADATA that does not match its hash, a corrupt or
-# hostile archive) may well require the provider: it is a Dependent with `error` set (the
-# ecosystem's `error` row), never left out. A page or file that cannot be fetched
-# (FetchError, a project listed but without a page) is an info log and the project is
-# skipped. An index that cannot be listed raises FetchError, and so does one that
-# stops answering: MAX_FAILURES project pages in a row that cannot be fetched (name order), or
-# every page examined (the index went down, or the run's network time is up). Offline, a page
-# missing from the cache is only a skip.
+# Errors: one project never fails the discovery, and none is left out unread. A project the
+# index lists that cannot be examined may well require the provider: it is a Dependent with
+# `error` set (the ecosystem's `error` row, which fails the run), never "not a dependent":
+# its page missing (404 on every index) or failing (5xx, a timeout, a body cut short, a cold
+# cache offline: `version` is then None), its `.metadata` failing (not a 404) or not matching
+# its hash, its file gone (404) or failing, its archive corrupt or hostile, or no wheel or
+# sdist to read. Only a project with no release at all (none, or every file yanked) and the
+# provider itself are not candidates. An index that cannot be listed raises FetchError, and
+# so does one that stops answering: MAX_FAILURES project pages in a row that cannot be
+# fetched (name order; not a 404, not offline), or every page examined (the index went down,
+# or the run's network time is up).
 # Projects are examined on WORKERS threads through the Index's one Fetcher (thread-safe), at
 # most WINDOW in flight; the answer does not depend on the threads: sorted by name.
 # Takes: an Index and a provider name. Gives: Dependent records (name, version, requirements).
@@ -48,13 +51,12 @@ from packaging.version import Version
 
 from auditor.errors import ArchiveError, AuditError, FetchError, PackageNotFoundError
 from auditor.sources import limits
-from auditor.sources.archive import fetch_sources
+from auditor.sources.archive import fetch_sources, is_archive_name
 from auditor.sources.cache import member_key
 from auditor.sources.fetch import CORRUPT_HINT, WORKERS, NotFound
 from auditor.sources.indexcache import load_requires, store_requires
 from auditor.sources.remote import Opened, open_wheel
 from auditor.sources.simple import metadata_url, rank_files, sort_versions
-from auditor.sources.specs import is_local_url
 from auditor.sources.trees import MAX_METADATA_BYTES, decode_source, read_core_metadata
 from auditor.sources.zipdir import Unsupported, check_record, parse_record
 
@@ -73,7 +75,6 @@ T = TypeVar("T")
 Item = TypeVar("Item")
 log = logging.getLogger("drift_audit")
 
-CHEAP_BYTES = 2 << 20  # an sdist (or a wheel we cannot read by ranges) read whole, at most
 MAX_FAILURES = 5  # project pages in a row that cannot be fetched: the index stopped answering
 WINDOW = 4 * WORKERS  # projects in flight at most
 ANY = "*/*"
@@ -84,9 +85,14 @@ class Dependent:
     """A project whose newest release requires the provider (or may: `error`)."""
 
     name: str  # canonical project name
-    version: str  # its newest release (normalised PEP 440)
+    version: str | None  # its newest release (normalised PEP 440); None: its page unread
     requires: tuple[str, ...]  # its Requires-Dist lines naming the provider, as written
-    error: str | None = None  # its metadata failed an integrity check: it may require it
+    error: str | None = None  # it could not be examined (why): it may require the provider
+
+    @property
+    def spec(self) -> str:
+        """The consumer spec of its row: `name==version`, or the name when no page was read."""
+        return self.name if self.version is None else f"{self.name}=={self.version}"
 
 
 class _Looked(NamedTuple):
@@ -97,7 +103,8 @@ class _Looked(NamedTuple):
 
 def find_dependents(index: Index, provider: str, *, limit: int | None = None) -> list[Dependent]:
     """Every project on the index whose newest release requires `provider`, sorted by name;
-    and each whose newest release's metadata failed an integrity check (`error` set).
+    and each that could not be examined (`error` set: its page, its metadata or its file
+    could not be read, or failed an integrity check), which may require it.
 
     Args:
         index: the index to list (its extra indexes too), through its cache and fetcher.
@@ -162,17 +169,18 @@ def _stopped(failure: FetchError, count: int) -> FetchError:
 
 
 def _look(index: Index, name: str, provider: str) -> _Looked:
-    """Whether the newest release of `name` requires `provider` (skips logged here)."""
+    """Whether the newest release of `name` requires `provider`; a Dependent with `error`
+    when that cannot be known (each logged here)."""
     if name == provider:
         return _Looked(None, asked=False)
     try:
         index_url, files = index.project(name)
-    except PackageNotFoundError as exc:
-        log.info("skipping %s: %s", name, exc.message)
-        return _Looked(None)
+    except PackageNotFoundError:
+        why = f"the index lists {name} but serves no project page for it (404)"
+        return _Looked(_unexamined(name, None, provider, why))
     except FetchError as exc:
-        log.info("skipping %s: %s", name, exc.message)
-        return _Looked(None, page_failure=exc)
+        why = f"its project page could not be read: {exc.message}"
+        return _Looked(_unexamined(name, None, provider, why), page_failure=exc)
     version = newest_version(files)
     if version is None:
         log.debug("skipping %s: no release that is not yanked", name)
@@ -180,16 +188,16 @@ def _look(index: Index, name: str, provider: str) -> _Looked:
     release = [f for f in files if f.version == version and not f.yanked]
     try:
         requires = _release_requires(index, name, index_url, release)
-    except ArchiveError as exc:
-        log.info("%s %s may require %s: %s", name, version, provider, exc.message)
-        return _Looked(Dependent(name, version, (), error=exc.message))
-    except AuditError as exc:
-        log.info("skipping %s %s: %s", name, version, exc.message)
-        return _Looked(None)
-    if requires is None:
-        return _Looked(None)
+    except AuditError as exc:  # ArchiveError (integrity), FetchError (gone, failing)
+        return _Looked(_unexamined(name, version, provider, exc.message))
     naming = tuple(r for r in requires if _names(r, provider))
     return _Looked(Dependent(name, version, naming) if naming else None)
+
+
+def _unexamined(name: str, version: str | None, provider: str, why: str) -> Dependent:
+    """A project that may require `provider`: its `error` row says why it was not examined."""
+    log.info("%s%s may require %s: %s", name, f" {version}" if version else "", provider, why)
+    return Dependent(name, version, (), error=f"could not be examined as a dependent: {why}")
 
 
 def newest_version(files: list[DistFile]) -> str | None:
@@ -213,13 +221,16 @@ def _names(requirement: str, provider: str) -> bool:
 
 def _release_requires(
     index: Index, name: str, index_url: str, files: list[DistFile]
-) -> tuple[str, ...] | None:
-    """The Requires-Dist of one release, from the cache or its cheapest file; None when no
-    file of it can be read cheaply."""
+) -> tuple[str, ...]:
+    """The Requires-Dist of one release, from the cache or its cheapest file.
+
+    Raises:
+        AuditError: it cannot be read (ArchiveError: no file to read, or one failing an
+            integrity check; FetchError: a file gone or failing).
+    """
     file = _cheapest(files)
     if file is None:
-        log.debug("skipping %s: no .metadata, no wheel and no small sdist to read", name)
-        return None
+        raise ArchiveError(f"{name} {files[0].version} has no wheel or sdist to read")
     cached = load_requires(index.cache, index_url, file)
     if cached is not None:
         return cached
@@ -227,28 +238,19 @@ def _release_requires(
         requires = _from_metadata_file(index, name, index_url, file)
     else:
         requires = _from_archive(index, name, index_url, file)
-    if requires is None:
-        return None
     store_requires(index.cache, index_url, file, requires)
     return requires
 
 
 def _cheapest(files: list[DistFile]) -> DistFile | None:
-    """The file to read: one with a `.metadata`, else the best wheel, else a cheap sdist."""
+    """The file to read: one with a `.metadata`, else the best wheel, else an sdist."""
     ranked = rank_files(files)
     with_metadata = [f for f in ranked if f.core_metadata]
-    wheels = [f for f in ranked if f.filename.endswith(".whl")]
-    sdists = [f for f in ranked if not f.filename.endswith(".whl") and _cheap(f)]
-    return next(iter(with_metadata or wheels or sdists), None)
+    archives = [f for f in ranked if is_archive_name(f.filename)]  # wheels rank first
+    return next(iter(with_metadata or archives), None)
 
 
-def _cheap(file: DistFile) -> bool:
-    return is_local_url(file.url) or (file.size is not None and file.size <= CHEAP_BYTES)
-
-
-def _from_metadata_file(
-    index: Index, name: str, index_url: str, file: DistFile
-) -> tuple[str, ...] | None:
+def _from_metadata_file(index: Index, name: str, index_url: str, file: DistFile) -> tuple[str, ...]:
     """Requires-Dist from `<file>.metadata` (PEP 658), checked against its advertised hash."""
     url = metadata_url(file)
     try:
@@ -269,16 +271,12 @@ def _from_metadata_file(
     return read_core_metadata(body.decode("utf-8", errors="replace")).requires
 
 
-def _from_archive(
-    index: Index, name: str, index_url: str, file: DistFile
-) -> tuple[str, ...] | None:
+def _from_archive(index: Index, name: str, index_url: str, file: DistFile) -> tuple[str, ...]:
     """Requires-Dist from the file itself: a remote wheel's METADATA by ranges, else from the
-    whole file when it is cheap (small, local, or sent whole by a server ignoring Range)."""
+    whole file (an sdist, a local wheel, a zip the range reader cannot read, or a wheel sent
+    whole by a server ignoring Range)."""
     is_wheel = file.filename.endswith(".whl")
     remote_wheel = is_wheel and file.url.startswith(("http://", "https://"))
-    if not remote_wheel and not _cheap(file):
-        log.debug("skipping %s: %s is not small enough to read whole", name, file.filename)
-        return None
     with index.cache.staging() as work:
         if not is_wheel:  # an sdist: PKG-INFO or pyproject.toml, as extraction reads them
             layout, _ = fetch_sources(index.fetcher, file, work, name)
@@ -288,9 +286,6 @@ def _from_archive(
         if isinstance(opened, Opened):
             return opened.metadata.requires
         if opened is None:
-            if not _cheap(file):
-                log.debug("skipping %s: %s is too big to read whole", name, file.filename)
-                return None
             _download(index, file, archive)
         return _wheel_metadata(archive, file.filename)
 

@@ -382,7 +382,9 @@ def test_a_hostile_project_list_with_a_folder_extra_index_is_no_traceback(
 ) -> None:
     """Item 13: a 100,000-character project name on the index's root page, with a file://
     extra index configured: OSError (File name too long) as a traceback. A name no folder can
-    hold is a project that folder does not have; the run goes on with the others."""
+    hold is a project that folder does not have; the run goes on with the others. (Round
+    four, item 6: a listed project whose page cannot be read is an `error` row, not left
+    out.)"""
     listed = index.root
 
     def root(*, html: bool = False) -> bytes:
@@ -402,10 +404,13 @@ def test_a_hostile_project_list_with_a_folder_extra_index_is_no_traceback(
     )  # fmt: skip
     no_traceback(result)
     assert result.exit_code == 1, result.output
-    assert {s: r["outcome"] for s, r in rows(result).items()} == {
+    found = rows(result)
+    assert {s: r["outcome"] for s, r in found.items()} == {
         "gadget==2.0": "clean",
         "widget==1.0": "regressed",
+        "x" * 100_000: "error",
     }
+    assert "project page could not be read" in found["x" * 100_000]["error"]
 
 
 def test_a_run_with_no_consumer_to_audit_is_one_line(tmp_path: Path) -> None:
@@ -512,11 +517,17 @@ def test_bidi_controls_and_pipes_in_a_spec_are_shown_not_obeyed(tmp_path: Path) 
 # --------------------------------------------------------------------------- item 20: the list
 
 
-def test_a_long_consumer_list_is_read_whole_and_rows_stay_narrow(tmp_path: Path) -> None:
+def test_a_long_consumer_list_is_read_whole_and_rows_stay_narrow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Item 20: reading --consumers was quadratic (100,000 lines: 331 s) and every text row
     was padded to the longest spec. 100,000 consumers (all kept in the store, so none is
     audited) plus one spec of 5,000 characters: every row is listed, and no short spec's row
-    is padded to the long one."""
+    is padded to the long one. (Round four, item 7: a row is reused only for the consumer it
+    was made from, which no index here can name: each is named `kept`.)"""
+    from auditor import ecosystem
+
+    monkeypatch.setattr(ecosystem, "_consumer_id", lambda spec, index: "kept")
     target, baseline = acme.folder_args(tmp_path)[1::2]
     specs = [f"p{i}==1.0" for i in range(100_000)] + ["q" * 5000 + "==1.0"]
     store = tmp_path / "store.sqlite"
@@ -537,15 +548,21 @@ def test_a_long_consumer_list_is_read_whole_and_rows_stay_narrow(tmp_path: Path)
 
 def _keep_fixed(store: Path, specs: list[str], target: str, baseline: str) -> None:
     """Rows a finished run would have kept: each spec `fixed` (a row with a detail to
-    show after its spec), nothing found."""
+    show after its spec), nothing found; made from the folders `target` and `baseline`
+    name, and a consumer named `kept`."""
     from auditor import ecosystem
+    from auditor.sources import open_index
+    from auditor.sources.identity import spec_identity
 
     ecosystem.Store(store).close()  # the schema, as the tool makes it
+    index = open_index(None, store.parent / "cache", offline=True)
+    made = [spec_identity(target, index), spec_identity(baseline, index), "kept"]
+    index.close()
     with sqlite3.connect(store) as db:
         db.executemany(
-            "INSERT INTO audits VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO audits VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                (spec, target, baseline, json.dumps(_fixed_row(spec, baseline)), 0.0)
+                (spec, target, baseline, json.dumps(_fixed_row(spec, baseline)), 0.0, *made)
                 for spec in specs
             ),
         )

@@ -70,6 +70,8 @@ class FakeIndex:
     lying_metadata: set[str] = field(default_factory=set)  # .metadata listed with a wrong sha256
     metadata_key: str = "core-metadata"  # or PEP 658's older "dist-info-metadata"
     page_status: dict[str, int] = field(default_factory=dict)  # project -> status, every time
+    file_status: dict[str, int] = field(default_factory=dict)  # filename -> status, every time
+    hang_projects: set[str] = field(default_factory=set)  # their pages and files never answer
     upload_times: dict[str, str] = field(default_factory=dict)  # filename -> PEP 700 upload-time
 
     def add(self, *archives: Path) -> None:
@@ -152,6 +154,14 @@ def _project_of(filename: str) -> str | None:
     return str(canonicalize_name(filename.split("-", 1)[0]))
 
 
+def _project_asked(path: str) -> str | None:
+    """The project a request is for: `/simple/<name>/`, or the name a file starts with."""
+    parts = path.split("?", 1)[0].strip("/").split("/")
+    if parts[0] == "simple":
+        return parts[1] if len(parts) > 1 else None
+    return _project_of(parts[-1].removesuffix(".metadata"))
+
+
 def _wheel_metadata(data: bytes) -> bytes | None:
     """A wheel's `*.dist-info/METADATA`; None when it is not a zip or has none."""
     import io
@@ -183,7 +193,7 @@ def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
                 return None
             if kind in index.endless or kind in index.trickle:
                 return self._stream_forever(kind)
-            if kind in index.hang:
+            if kind in index.hang or _project_asked(self.path) in index.hang_projects:
                 index.release.wait(60)
                 self.close_connection = True
                 return None
@@ -242,6 +252,9 @@ def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
             if index.range_delay and byte_range and not byte_range.startswith("bytes=-"):
                 index.release.wait(index.range_delay)
             name = self.path.rsplit("/", 1)[-1]
+            if name in index.file_status:
+                status = index.file_status[name]
+                return self._send(status, f"status {status}".encode(), "text/plain")
             data = index.files.get(name)
             if data is None and name.endswith(".metadata"):
                 data = index.metadata_of(name.removesuffix(".metadata"))

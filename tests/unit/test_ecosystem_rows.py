@@ -1,15 +1,16 @@
-"""A kept ecosystem row is read back whole or not at all (auditor/ecosystem.py `kept_result`)."""
+"""A kept ecosystem row is read back whole or not at all (auditor/ecostore.py `kept_result`)."""
 
 from __future__ import annotations
 
 import json
 
-from auditor import ecosystem
-from auditor.ecosystem import ConsumerResult, Outcome, kept_result
+from auditor import ecostore
+from auditor.ecostore import kept_result
+from auditor.model import ConsumerResult, Outcome
 
 
 def _row(**fields: object) -> str:
-    row = ecosystem._row(ConsumerResult("w==1.0", "w", "1.0", "acme==0.1", Outcome.CLEAN))
+    row = ecostore._row(ConsumerResult("w==1.0", "w", "1.0", "acme==0.1", Outcome.CLEAN))
     row.update(fields)
     return json.dumps({k: v for k, v in row.items() if v is not _GONE})
 

@@ -217,9 +217,9 @@ def test_extras_markers_and_spellings_count_and_only_the_newest_release(
 def test_html_pages_and_the_older_metadata_key_give_the_same_answer(
     fake: FakeIndex, tmp_path: Path
 ) -> None:
-    """(HTML pages give no file sizes: the sdist-only project is not downloaded.)"""
+    """(HTML pages give no file sizes: the sdist-only project is downloaded all the same.)"""
     fake.html = True
-    assert discover(fake.url, tmp_path / "html") == [d for d in EXPECTED if d.name != "sdist-user"]
+    assert discover(fake.url, tmp_path / "html") == EXPECTED
     fake.html, fake.metadata_key = False, "dist-info-metadata"
     assert discover(fake.url, tmp_path / "legacy") == EXPECTED
     assert fake.count("/files/marked-1.0-py3-none-any.whl") == 2  # its .metadata, twice
@@ -248,33 +248,47 @@ def test_an_advertised_metadata_file_that_is_missing_falls_back_to_the_wheel(
     assert fake.count("/files/plain-1.0-py3-none-any.whl") == 2  # .metadata (404), then tail
 
 
-def test_a_broken_project_is_skipped_and_the_rest_found(
+def test_a_project_that_cannot_be_examined_is_an_error_never_skipped(
     fake: FakeIndex, dist: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A wheel that is not a zip (an integrity failure: a Dependent with `error`), a listed
-    wheel that is gone, a project whose page answers 500 every time (each skipped): each an
-    info line, the discovery goes on."""
+    """A wheel that is not a zip (an integrity failure), a listed wheel that is gone (404),
+    one that answers 503, a `.metadata` that answers 500, a project whose page answers 500
+    every time and one the root lists without a page (404): each may require acme, so each
+    is a Dependent with `error` saying why (an info line), and the discovery goes on."""
     fake.files["broken-1.0-py3-none-any.whl"] = b"not a zip\n" * 10
-    fake.add(wheel(dist, "gone", "1.0", {"gone.py": ""}, requires=["acme"]))
+    for name in ("gone", "failing", "meta_fails", "down", "unlisted"):
+        fake.add(wheel(dist, name, "1.0", {f"{name}.py": ""}, requires=["acme"]))
     fake.missing_files.add("gone-1.0-py3-none-any.whl")
-    fake.add(wheel(dist, "down", "1.0", {"down.py": ""}, requires=["acme"]))
+    fake.file_status["failing-1.0-py3-none-any.whl"] = 503
+    fake.metadata_files.add("meta_fails-1.0-py3-none-any.whl")
+    fake.file_status["meta_fails-1.0-py3-none-any.whl.metadata"] = 500
     fake.page_status["down"] = 500
+    fake.page_status["unlisted"] = 404
     caplog.set_level(logging.INFO, logger="drift_audit")
     found = discover(fake.url, tmp_path / "cache")
     assert [d for d in found if d.error is None] == EXPECTED
-    (broken,) = [d for d in found if d.error is not None]
-    assert broken.name == "broken" and "not a readable archive" in (broken.error or "")
+    errors = {d.spec: d.error or "" for d in found if d.error is not None}
+    assert sorted(errors) == [
+        "broken==1.0", "down", "failing==1.0", "gone==1.0", "meta-fails==1.0", "unlisted"
+    ]  # fmt: skip
+    assert all(e.startswith("could not be examined as a dependent: ") for e in errors.values())
+    assert "not a readable archive" in errors["broken==1.0"]
+    assert "not there (404)" in errors["gone==1.0"]
+    assert "503" in errors["failing==1.0"] and "500" in errors["meta-fails==1.0"]
+    assert "project page could not be read" in errors["down"] and "500" in errors["down"]
+    assert "no project page" in errors["unlisted"] and "(404)" in errors["unlisted"]
+    assert all(d.requires == () for d in found if d.error is not None)
     logged = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
     assert any(m.startswith("broken 1.0 may require acme: ") for m in logged)
-    assert any(m.startswith("skipping gone 1.0: ") for m in logged)
-    assert any(m.startswith("skipping down: ") and "500" in m for m in logged)
+    assert any(m.startswith("down may require acme: ") and "500" in m for m in logged)
+    assert discover(fake.url, tmp_path / "cache") == found  # no failure is cached as an answer
 
 
-def test_an_sdist_of_unknown_size_is_not_downloaded(fake: FakeIndex, tmp_path: Path) -> None:
+def test_an_sdist_of_unknown_size_is_read_whole(fake: FakeIndex, tmp_path: Path) -> None:
+    """A page without sizes (or a big sdist): left unread, it could be a dependent."""
     fake.sizes = False
-    found = discover(fake.url, tmp_path / "cache")
-    assert found == [d for d in EXPECTED if d.name != "sdist-user"]
-    assert fake.count("/files/sdist_user") == 0
+    assert discover(fake.url, tmp_path / "cache") == EXPECTED
+    assert fake.count("/files/sdist_user") == 1
 
 
 def test_an_unreachable_index_is_a_fetch_error(tmp_path: Path) -> None:
