@@ -599,6 +599,8 @@ class ConsumerResult:
     fixed: tuple[str, ...] = ()  # fingerprints broken at the baseline, fine at the target
     seconds: float = 0.0
     undecided: int = 0  # sites its audit could not decide (a "clean" says how many)
+    sites: int = 0  # the sites its audit checked (stats.sites): the undecided share's base
+    undecided_sites: tuple[Mapping[str, object], ...] = ()  # json_report's undecided entries
 
 
 @dataclass(frozen=True, slots=True)
