@@ -28,7 +28,7 @@ import griffe
 
 from auditor.model import Param, ParamKind, Signature
 from auditor.provider import exprs
-from auditor.provider.functions import decorator_path, from_stub
+from auditor.provider.functions import decorator_path, from_stdlib, from_stub
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -176,8 +176,10 @@ def _with_new(
 
 
 def _compiled(cls: griffe.Class) -> bool:
-    """A class known only by a stub (a compiled type): object's `()` is no guess to make."""
-    return from_stub(cls)
+    """A class known only by a stub (a compiled type): object's `()` is no guess to make.
+    typeshed's standard library declares every constructor a class defines: one it does
+    not declare is inherited."""
+    return from_stub(cls) and not from_stdlib(cls)
 
 
 def _takes_anything(signature: Signature) -> bool:

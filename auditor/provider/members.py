@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 
 DYNAMIC_ATTRIBUTES = ("__getattr__", "__getattribute__")
+_OPEN = "\0"  # in a `seen` set: the class after it is still being searched
 PLAIN_ENUMS = frozenset({"enum.Enum", "enum.Flag"})  # no str/int mixin: no extra attributes
 TYPE_API = frozenset({"mro"})  # what every class has from `type`, besides dunders
 ENUM_API = frozenset(
@@ -83,10 +84,32 @@ class ClassMembers(StarExports):
         on_class: bool = False,
     ) -> Any:
         """`name` through the class and its bases (the MRO). A metaclass is consulted by
-        the caller for an attribute of the class itself (never of an instance)."""
+        the caller for an attribute of the class itself (never of an instance).
+
+        `seen` holds the classes searched so far, and the ones still being searched marked
+        (`_OPEN`): a class met again on the way down is a cycle; one met again through
+        another base (a diamond: the standard library's ABCs are full of them) was already
+        searched, and did not have the name."""
         if cls.path in seen:
-            raise Unknown(f"cyclic bases at {cls.path}")
-        seen.add(cls.path)
+            if _OPEN + cls.path in seen:
+                raise Unknown(f"cyclic bases at {cls.path}")
+            raise _Missing(path, module=False)
+        seen.update((cls.path, _OPEN + cls.path))
+        try:
+            return self._member_here_or_above(cls, name, path, depth, seen, on_class=on_class)
+        finally:
+            seen.discard(_OPEN + cls.path)
+
+    def _member_here_or_above(
+        self,
+        cls: griffe.Class,
+        name: str,
+        path: str,
+        depth: int,
+        seen: set[str],
+        *,
+        on_class: bool,
+    ) -> Any:
         member = cls.members.get(name)
         if member is not None:
             return self._follow(member, depth)
@@ -339,6 +362,7 @@ class ClassMembers(StarExports):
         return out
 
     def _provider_class(self, path: str | None, depth: int) -> griffe.Class | None:
+        path = exprs.builtin_path(path)
         if path is None or not self.owns(path):
             return None
         try:

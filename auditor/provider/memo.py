@@ -37,6 +37,7 @@ from auditor.model import (
 )
 from auditor.provider.paths import candidates
 from auditor.sources import file_digest, has_extension
+from auditor.sources.stdlib import with_stdlib
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -56,7 +57,8 @@ def analysis_version() -> str:
     outlive a change to the code, nor serve another Python (model.interpreter)."""
     digest = hashlib.sha256(interpreter().encode())
     here = Path(__file__).parent
-    for path in sorted([*here.glob("*.py"), here.parent / "model.py"]):
+    stdlib = here.parent / "sources" / "stdlib.py"  # how the standard library's stubs read
+    for path in sorted([*here.glob("*.py"), here.parent / "model.py", stdlib]):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -274,8 +276,8 @@ class MemoizedProvider:
         version: str | None,
         memo: ResolutionMemo,
     ) -> None:
-        self.tree = tree
         self.import_names = frozenset(import_names)
+        self.tree = with_stdlib(tree, self.import_names)  # the standard library's stubs too
         self.version = version
         self.memo = memo
         self._api: ProviderAPI | None = None

@@ -38,16 +38,23 @@ class MoveSearch(ModuleLoader):
         `__init__` importing from a new submodule), read only when their source mentions the
         name, at most MAX_MOVE_MODULES of them."""
         name = bare(dotted.rpartition(".")[2])
-        loaded = [self._modules[m] for m in sorted(m for m, v in self._modules.items() if v)]
+        loaded = [  # the provider's own: a name gone from it never moved into the stdlib
+            self._modules[m]
+            for m in sorted(m for m, v in self._modules.items() if v and self.owns_itself(m))
+        ]
         found = _definition_in(loaded, name, dotted)
         if found is not None:
             return found
         for module in loaded:  # an import of it under another name: `from x.y import name as _n`
             for member in module.members.values() if module is not None else ():
                 target = str(getattr(member, "target_path", "")) if member.is_alias else ""
-                if target.rpartition(".")[2] == name and target != dotted and self.owns(target):
+                if (
+                    target.rpartition(".")[2] == name
+                    and target != dotted
+                    and self.owns_itself(target)
+                ):
                     return target
-        if _MARKER.search(dotted) or not self.owns(dotted):
+        if _MARKER.search(dotted) or not self.owns_itself(dotted):
             return None
         return _definition_in(self._near(dotted, name), name, dotted)
 
@@ -62,7 +69,7 @@ class MoveSearch(ModuleLoader):
         visited = 0
         while queue and visited < MAX_MOVE_MODULES:
             path = queue.pop(0)
-            if path in seen or not self.owns(path) or path.split(".")[0] != parts[0]:
+            if path in seen or not self.owns_itself(path) or path.split(".")[0] != parts[0]:
                 continue
             seen.add(path)
             if not self._may_define(path, name):

@@ -343,7 +343,7 @@ class PathResolver(ClassMembers):
     def _type_of(self, annotation: Any, owner: Any, depth: int) -> Any:
         if exprs.element_annotation(annotation, iterate=True) is not None:
             return _Typed(annotation)  # a container: its items may be followed
-        path = exprs.annotation_class(annotation)
+        path = exprs.builtin_path(exprs.annotation_class(annotation))
         if path is None or not self.owns(path):
             raise Unknown(f"the type of {getattr(owner, 'path', owner)} is not a provider class")
         found = self._find(path, depth + 1)

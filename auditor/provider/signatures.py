@@ -249,6 +249,8 @@ class SymbolBuilder(PathResolver):
         return result
 
     def _classify(self, path: str) -> Maker | str | None:
+        if path in functions.CLASS_MARKERS:
+            return "transparent"
         if not self.owns(path):
             return None
         try:
