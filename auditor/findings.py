@@ -5,8 +5,9 @@ baseline and fails against a target; what fails against both is `preexisting`), 
 each finding breaks in, guards (an import under `try/except ImportError` with a working
 alternative is no break), de-duplication (a call through an import that is already reported
 gone adds nothing), inline suppressions and the ones that suppress nothing, the baseline file
-(recorded findings become `baselined`; recorded ones that are gone are `fixed`), the
-release-by-finding matrix of a drift timeline, and the order of the report.
+(recorded findings become `baselined`, as many of a fingerprint as it counts; recorded
+ones that are gone are `fixed`), the release-by-finding matrix of a drift timeline, and
+the order of the report.
 
 What it takes: per provider, `SiteCheck`s (a Site and its Verdicts); the ConsumerScan, the
 CallGraph, and the findings of a baseline file. What it gives: `Collected`: the `Finding`s,
@@ -30,6 +31,7 @@ from auditor.model import (
     Finding,
     Location,
     Lookup,
+    Recorded,
     Status,
     SymbolKind,
     Undecided,
@@ -109,7 +111,7 @@ def collect_findings(
     audits: Sequence[ProviderChecks],
     graph: CallGraph,
     *,
-    recorded: Sequence[Finding] = (),
+    recorded: Recorded | None = None,
 ) -> Collected:
     """Every finding of the audit, with status, chains and source context, in report order.
 
@@ -118,8 +120,9 @@ def collect_findings(
         audits: one entry per provider, in the order they were asked for (the first one names
             unparsable consumer files).
         graph: the consumer's call graph, for `reached_from`.
-        recorded: the findings of a baseline file; new ones with the same fingerprint become
-            `baselined`, and those no longer found are `fixed`.
+        recorded: the findings of a baseline file, counted per fingerprint; as many new ones
+            of a fingerprint as it records become `baselined`, and those no longer found are
+            `fixed`.
     """
     owned: set[tuple[Finding, str]] = set()
     for audit in audits:
@@ -132,13 +135,14 @@ def collect_findings(
     unused = unused_suppressions(scan.suppressions, [f for f, _ in decorated])
     decorated.extend((_unused_finding(entry, scan, first), first) for entry in unused)
     decorated.sort(key=_order)
-    decorated = _baselined(decorated, Counter(f.fingerprint for f in recorded))
+    recorded = recorded or Recorded()
+    decorated = _baselined(decorated, Counter(recorded.counts()))
     findings = tuple(f for f, _ in decorated)
     columns = [(a.provider, t) for a in audits for t in a.targets]
     return Collected(
         findings=findings,
         matrix=tuple(matrix_row(f, owner, columns) for f, owner in decorated),
-        fixed=fixed_findings(recorded, findings),
+        fixed=fixed_findings(recorded.findings, findings),
         unused_suppressions=unused,
         undecided=undecided_sites(audits, findings),
     )

@@ -29,7 +29,7 @@ from auditor.guardmodel import VersionGate as VersionGate  # noqa: TC001  (re-ex
 from auditor.guardmodel import VersionTest as VersionTest
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     from auditor.kinds import Kind, Severity
 
@@ -431,6 +431,36 @@ class Finding:
     def sort_key(self) -> tuple[str, int, int, str, str, str]:
         loc = self.location
         return (loc.path, loc.line, loc.column, self.kind.slug, self.symbol, self.parameter or "")
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """The findings a baseline file accepts, one per fingerprint, each with how many times
+    the file records it: the file counts occurrences (a further break of the same
+    fingerprint is new), and a count is kept as a number, never as that many copies (the
+    file is the pull request's own: `count: 1000000` is one entry, not a million)."""
+
+    entries: tuple[tuple[Finding, int], ...] = ()  # (finding, count >= 1), in file order
+
+    @classmethod
+    def of(cls, counted: Iterable[tuple[Finding, int]]) -> Recorded:
+        """One entry per fingerprint, the first finding of each, the counts summed."""
+        first: dict[str, Finding] = {}
+        counts: dict[str, int] = {}
+        for finding, count in counted:
+            key = finding.fingerprint
+            first.setdefault(key, finding)
+            counts[key] = counts.get(key, 0) + count
+        return cls(tuple((first[k], counts[k]) for k in first))
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """One finding per fingerprint recorded."""
+        return tuple(finding for finding, _ in self.entries)
+
+    def counts(self) -> dict[str, int]:
+        """Fingerprint -> how many findings of it the file accepts."""
+        return {finding.fingerprint: count for finding, count in self.entries}
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,16 @@ from auditor.errors import BadSpecError
 from auditor.findings import ProviderChecks, SiteCheck, collect_findings
 from auditor.graph import build_graph
 from auditor.kinds import Kind
-from auditor.model import Action, ConsumerInfo, LeftOut, Provenance, ProviderInfo, Report, Stats
+from auditor.model import (
+    Action,
+    ConsumerInfo,
+    LeftOut,
+    Provenance,
+    ProviderInfo,
+    Recorded,
+    Report,
+    Stats,
+)
 from auditor.probes import Answers, CheckedRelease, ProbedTree
 from auditor.progress import Progress
 from auditor.provider import MemoizedProvider, ResolutionMemo
@@ -177,7 +186,7 @@ class _Run:
 
     exclude: Sequence[str]
     pre: bool
-    recorded: tuple[Finding, ...]
+    recorded: Recorded
     project_root: Path | None
     progress: Progress
     started: float
@@ -647,9 +656,9 @@ def _safe_read(tree: SourceTree, path: str) -> str | None:
         return None
 
 
-def _recorded_findings(path: str | Path | None, root: Path | None) -> tuple[Finding, ...]:
+def _recorded_findings(path: str | Path | None, root: Path | None) -> Recorded:
     if path is None:
-        return ()
+        return Recorded()
     from auditor.reporters import baseline_file
 
     return baseline_file.load(path, root=root)
