@@ -65,7 +65,8 @@ Settings come from [tool.drift-audit] in the nearest pyproject.toml at or
 above CONSUMER's folder (or the current folder), or from --config FILE:
 against, baseline, fail-on, format, output, exclude, baseline-file, select,
 ignore, gate-tests and a [tool.drift-audit.severity] table. The command line
-wins.
+wins. Paths and `file:` references in the settings must stay inside the
+project.
 Paths in reports, --exclude and the baseline file are relative to the
 project root (the folder of that pyproject.toml).
 

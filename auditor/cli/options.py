@@ -3,7 +3,8 @@
 # Owns: `Options` (the flags as typed: None or () where one was not passed), `Plan` (what
 #       this run will do: the command line over `[tool.drift-audit]`, the command line
 #       winning; a path that came from the consumer's pyproject.toml must stay inside the
-#       project), finding the settings (`--config FILE`, else the nearest pyproject.toml),
+#       project, and so must a `file:` reference in its `against`/`baseline`, checked here:
+#       `_within`), finding the settings (`--config FILE`, else the nearest pyproject.toml),
 #       the project root reports are relative to, --select/--ignore as kinds and what they
 #       leave out, and the names the other command modules share (PROG, LOGGER, defaults).
 # Takes: Options and Settings. Gives: a Plan, or a click.UsageError / ConfigError.
@@ -111,7 +112,7 @@ def settings_for(consumer: str, config: str | None = None) -> Settings:
 
 def make_plan(opts: Options, settings: Settings) -> Plan:
     """Merge the command line over the settings (the command line wins)."""
-    against = opts.against or settings.against
+    against = opts.against or _within(settings.against, "against", settings)
     if not against:
         raise click.UsageError(
             "missing --against SPEC (or `against` in [tool.drift-audit] of pyproject.toml)"
@@ -134,7 +135,7 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
     project_root = _project_root(opts.consumer, settings)
     return Plan(
         against=against,
-        baseline=opts.baseline or settings.baseline,
+        baseline=opts.baseline or _within(settings.baseline, "baseline", settings),
         format=fmt,
         output=None if output in (None, "-") else output,
         fail_on=opts.fail_on or settings.fail_on or DEFAULT_FAIL_ON,
@@ -149,6 +150,35 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
         left_out=_left_out(opts, settings, project_root),
         gate_tests=_first_set(opts.gate_tests, settings.gate_tests, default=True),
     )
+
+
+def _within(specs: tuple[str, ...], key: str, settings: Settings) -> tuple[str, ...]:
+    """`against`/`baseline` from a settings file (untrusted: it comes with the pull request),
+    each `file:` reference resolved against the file's folder, which it must not leave
+    (links and `..` followed first): a provider read from anywhere else on the machine is
+    named on the command line, or not at all."""
+    if settings.root is None or not any("@" in spec for spec in specs):
+        return specs
+    from auditor.sources.specs import reference_within  # packaging: only for a reference
+
+    root = settings.root.resolve()
+    out = []
+    for spec in specs:
+        resolved, path = reference_within(spec, root)
+        if path is not None and path != root and root not in path.parents:
+            raise ConfigError(
+                f"{key} in {_where(settings)}: {spec.strip()!r} reads {path}, outside {root}",
+                hint=f"name a provider outside the project on the command line (--{key})",
+            )
+        out.append(resolved)
+    return tuple(out)
+
+
+def _where(settings: Settings) -> str:
+    source = settings.source
+    if source is not None and source.name == "pyproject.toml":
+        return f"[tool.drift-audit] of {source}"
+    return str(source)
 
 
 def _first_set(*values: bool | None, default: bool) -> bool:

@@ -1,12 +1,13 @@
 """Trust, round four: the pull request's own settings and baseline file cannot read or hide.
 
-Item 3 of the fourth adversarial review (issue 34), on the common fixture of
+Items 3 and 5 of the fourth adversarial review (issue 34), on the common fixture of
 tests/trust/acme.py (provider acme 0.1 `run(a, b=1, old=2)`, 0.2 `run(a, b=1, new=3)`,
 consumer `acme.run(1, old=5)`), through the CLI. Each test of a hole fails on cf43118 (the
 commit before the fixes) and passes now; the near misses (so named) check what must stay:
 
 - 3: a baseline file's `count` is a number, never that many findings (a million-fold entry
   was a million Findings and a million sha256s), and it still counts occurrences.
+- 5: a `file:` reference in `against`/`baseline` from the settings stays inside the project.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 
 from auditor.model import Finding
 from tests.trust import acme, machine
-from tests.trust.cli import invoke
+from tests.trust.cli import error_line, invoke
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -121,3 +122,78 @@ def test_a_baseline_file_still_counts_occurrences_per_fingerprint(
     result = _run(project, tmp_path, "--baseline-file", str(base), "--format", "json")
     assert result.exit_code == code, result.output
     assert [f["status"] for f in json.loads(result.stdout)["findings"]] == statuses
+
+
+# --------------------------------------------------------------------------- 5: references
+
+
+SECRET = "ghp_SECRETTOKEN1234567890"
+
+
+def _elsewhere(tmp_path: Path) -> Path:
+    """A provider-shaped folder outside the project, its default a secret."""
+    folder = tmp_path / "elsewhere"
+    (folder / "acme").mkdir(parents=True)
+    (folder / "acme" / "__init__.py").write_text(f'def run(a, b=1, old=2, token="{SECRET}"): ...\n')
+    return folder
+
+
+OUTSIDE = {
+    "absolute baseline": ("baseline", "acme @ {uri}"),
+    "absolute against": ("against", "acme @ {uri}"),
+    "relative, up": ("baseline", "acme @ file:../elsewhere"),
+    "relative, through a folder": ("baseline", "acme @ file:widget/../../elsewhere"),
+    "a link inside to outside": ("baseline", "acme @ file:vendor"),
+    "localhost": ("against", "acme @ file://localhost{path}"),
+}
+
+
+@pytest.mark.parametrize("case", OUTSIDE.values(), ids=OUTSIDE.keys())
+def test_a_reference_in_the_settings_never_reads_outside_the_project(
+    tmp_path: Path, case: tuple[str, str]
+) -> None:
+    """Item 5: `baseline = ["acme @ file:///anywhere"]` in the pull request's pyproject.toml
+    read that folder as the provider and printed its secret default in the report (and let
+    the pull request choose a fake provider). A `file:` reference from the settings is
+    resolved against the project (links and `..` followed) and must stay inside it, as
+    `output` and `baseline-file` must: one line naming the setting, exit 2."""
+    key, template = case
+    folder = _elsewhere(tmp_path)
+    spec = template.format(uri=folder.as_uri(), path=folder)
+    project = _project(tmp_path, {}, f"{key} = [{json.dumps(spec)}]\n")
+    (project / "vendor").symlink_to(folder, target_is_directory=True)
+    args = [] if key == "against" else ["--against", acme.folder_args(tmp_path)[1]]
+    result = invoke(str(project), *args, "--cache-dir", str(tmp_path / "cache"), "--format", "json")
+    line = error_line(result)
+    assert line.startswith(f"{key} in [tool.drift-audit] of {project / 'pyproject.toml'}: ")
+    assert f"outside {project.resolve()}" in line, line
+    assert SECRET not in result.stdout + result.stderr
+
+
+def test_a_reference_outside_the_project_may_come_from_the_command_line(tmp_path: Path) -> None:
+    """Item 5, the near miss: the command line is trusted; it names what it likes."""
+    folder = _elsewhere(tmp_path)
+    project = _project(tmp_path, {})
+    target = acme.folder_args(tmp_path)[1]
+    result = invoke(
+        str(project), "--against", target, "--baseline", f"acme @ {folder.as_uri()}",
+        "--cache-dir", str(tmp_path / "cache"), "--format", "json", "--show-preexisting",
+    )  # fmt: skip
+    assert result.exit_code == 1, result.output  # the break, against the baseline named
+    assert SECRET in result.stdout  # what that folder holds, as asked
+
+
+def test_a_reference_inside_the_project_is_relative_to_the_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 5: a relative `file:` reference in the settings means the project's folder,
+    wherever drift-audit runs from (it meant the current folder), and a link that stays
+    inside the project is followed."""
+    old, _ = acme.provider_folders(tmp_path / "project" / ".providers")
+    table = 'against = ["acme @ file:.providers/acme-0.2"]\nbaseline = "acme @ file:current"\n'
+    project = _project(tmp_path, {}, table)
+    (project / "current").symlink_to(old, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    result = invoke(str(project), "--cache-dir", str(tmp_path / "cache"), "--format", "json")
+    assert result.exit_code == 1, result.output
+    assert [(f["kind"], f["line"]) for f in json.loads(result.stdout)["findings"]] == [acme.BREAK]
