@@ -366,6 +366,8 @@ class Finding:
     level: Severity | None = None  # [tool.drift-audit.severity] override of the kind's
     hint: FixHint | None = None  # what would repair it, if the analysis knows
     fix: Fix | None = None  # the edit, when fixes were asked for (fixes.py)
+    production: bool = False  # in a file named like a test file that the consumer's other
+    # code imports (graph.CallGraph.imported_outside_tests): it runs in production, no test
 
     @property
     def severity(self) -> Severity:
@@ -377,8 +379,9 @@ class Finding:
 
     @property
     def in_test_file(self) -> bool:
-        """The site is in one of the consumer's test files (is_test_path)."""
-        return is_test_path(self.location.path)
+        """The site is in one of the consumer's test files: named as one (is_test_path), and
+        not imported by the consumer's other code (`production`)."""
+        return is_test_path(self.location.path) and not self.production
 
     @property
     def reason(self) -> str:

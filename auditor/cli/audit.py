@@ -186,8 +186,8 @@ Environment:
     "gate_tests",
     default=None,
     help="Let new findings in the consumer's test files (under tests/ or test/, test_*.py, "
-    "*_test.py, conftest.py) fail the run, or not; they are reported either way. Default: "
-    "gate-tests in [tool.drift-audit], else they do.",
+    "*_test.py, conftest.py, unless its other code imports them) fail the run, or not; they "
+    "are reported either way. Default: gate-tests in [tool.drift-audit], else they do.",
 )
 @click.option(
     "--diff",

@@ -3,10 +3,11 @@
 # Owns: the exact key order of the document and of each finding, and reading a document back
 # into a Report (`load_report`), which is also how a baseline file is read: a baseline is just
 # a previous report. Takes a Report; gives a string, or a Report from text or a file.
-# `message`, `first_broken`, `fingerprint` and `test` (the site is in a test file:
-# model.is_test_path) are derived from a Finding's facts: they are
-# written for readers and ignored on load; `severity` is read back when it is not the kind's
-# (a warning-level changed-default, a [tool.drift-audit.severity] override). `scope` and
+# `message`, `first_broken` and `fingerprint` are derived from a Finding's facts: they are
+# written for readers and ignored on load; `test` (the site is in a test file: named as one,
+# model.is_test_path, and not imported by library code) is read back as Finding.production
+# where the name alone would say otherwise; `severity` is read back when it is not the
+# kind's (a warning-level changed-default, a [tool.drift-audit.severity] override). `scope` and
 # `source` are extra fields (not in DESIGN's list) that the fingerprint and the text reporter
 # need; `also_used_at` (optional) lists the lines of the same file that use a name an import
 # finding reports gone.
@@ -42,6 +43,7 @@ from auditor.model import (
     Stats,
     Status,
     Undecided,
+    is_test_path,
     timeline,
 )
 from auditor.reporters.common import TOOL_NAME, tool_version
@@ -472,7 +474,15 @@ def _finding(value: object, where: str) -> Finding:
         releases_audited=_get_extra(data, "releases_audited", int, where, 0),
         level=_level(data, where),
         fix=_fix(data["fix"], where) if "fix" in data else None,
+        production=_production(data, where),
     )
+
+
+def _production(data: Mapping[str, Any], where: str) -> bool:
+    """A file named like a test file whose finding says `test: false`: library code imports
+    it (Finding.production); absent (an older report): the name decides, as it did."""
+    test = _get_extra(data, "test", bool, where, None)
+    return test is False and is_test_path(_get(data, "path", str, where))
 
 
 def _fix(value: object, where: str) -> Fix:

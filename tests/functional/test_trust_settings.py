@@ -1,6 +1,6 @@
 """Trust, round four: the pull request's own settings and baseline file cannot read or hide.
 
-Items 3 and 5 of the fourth adversarial review (issue 34), on the common fixture of
+Items 3, 5 and 8 of the fourth adversarial review (issue 34), on the common fixture of
 tests/trust/acme.py (provider acme 0.1 `run(a, b=1, old=2)`, 0.2 `run(a, b=1, new=3)`,
 consumer `acme.run(1, old=5)`), through the CLI. Each test of a hole fails on cf43118 (the
 commit before the fixes) and passes now; the near misses (so named) check what must stay:
@@ -8,16 +8,21 @@ commit before the fixes) and passes now; the near misses (so named) check what m
 - 3: a baseline file's `count` is a number, never that many findings (a million-fold entry
   was a million Findings and a million sha256s), and it still counts occurrences.
 - 5: a `file:` reference in `against`/`baseline` from the settings stays inside the project.
+- 8: a module named like a test that library code imports is no test file.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from typing import TYPE_CHECKING
 
 import pytest
 
 from auditor.model import Finding
+from auditor.reporters import json_report
 from tests.trust import acme, machine
 from tests.trust.cli import error_line, invoke
 
@@ -197,3 +202,52 @@ def test_a_reference_inside_the_project_is_relative_to_the_project(
     result = invoke(str(project), "--cache-dir", str(tmp_path / "cache"), "--format", "json")
     assert result.exit_code == 1, result.output
     assert [(f["kind"], f["line"]) for f in json.loads(result.stdout)["findings"]] == [acme.BREAK]
+
+
+# --------------------------------------------------------------------------- 8: gate-tests
+
+
+IMPORTED = {
+    "widget/__init__.py": "from widget.core_test import go\n",
+    "widget/core_test.py": "from widget.helpers_test import run\n\n\ndef go():\n    return run()\n",
+    "widget/helpers_test.py": "import acme\n\n\ndef run():\n    return acme.run(1, old=5)\n",
+}
+
+
+def test_a_module_named_like_a_test_that_the_package_imports_is_no_test_file(
+    tmp_path: Path,
+) -> None:
+    """Item 8: the package imports widget.core_test, which imports widget.helpers_test (the
+    break): production code runs both, as Python shows, yet `gate-tests = false` from the
+    pull request passed the gate. A file library code imports, or one it imports in turn,
+    is no test file: the finding is `test: false` and fails the run."""
+    _, new = acme.provider_folders(tmp_path)  # as folder_args makes them
+    project = _project(tmp_path, IMPORTED, "gate-tests = false\n")
+    done = subprocess.run(
+        [sys.executable, "-c", "import widget; widget.go()"],
+        env={"PYTHONPATH": f"{project}{os.pathsep}{new}", "PATH": os.environ["PATH"]},
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert "TypeError" in done.stderr  # production code breaks at 0.2
+    result = _run(project, tmp_path, "--format", "json")
+    assert result.exit_code == 1, result.output
+    [finding] = json.loads(result.stdout)["findings"]
+    assert (finding["path"], finding["test"]) == ("widget/helpers_test.py", False)
+    assert json_report.load_report(result.stdout).findings[0].in_test_file is False
+
+
+TESTS_ONLY = {
+    "widget/__init__.py": "import acme\n",
+    "widget/tests/__init__.py": "",
+    "widget/tests/test_go.py": "from widget.tests.helpers_test import go\n",
+    "widget/tests/helpers_test.py": acme.CONSUMER,
+}
+
+
+def test_a_test_file_only_tests_import_is_still_a_test_file(tmp_path: Path) -> None:
+    """Item 8, the near miss: what only test files import stays a test file."""
+    project = _project(tmp_path, TESTS_ONLY, "gate-tests = false\n")
+    result = _run(project, tmp_path, "--format", "json")
+    assert result.exit_code == 0, result.output
+    [finding] = json.loads(result.stdout)["findings"]
+    assert (finding["path"], finding["test"]) == ("widget/tests/helpers_test.py", True)
