@@ -553,13 +553,62 @@ class LeftOut:
     def by(self) -> str:
         """`ignore in [tool.drift-audit] of pyproject.toml`, `--select on the command line`,
         `select in ci.toml (--config on the command line)`."""
-        if self.source == "config":
-            return f"{self.setting} in [tool.drift-audit] of {self.file}"
-        if self.source == "command-line" and self.file is not None:
-            return f"{self.setting} in {self.file} (--config on the command line)"
-        if self.source == "command-line":
-            return f"--{self.setting} on the command line"
-        return f"{self.setting}= of audit()"
+        setting = self.setting
+        return said_by(setting, self.source, self.file, f"--{setting}", f"{setting}=")
+
+
+def said_by(words: str, source: str, file: str | None, option: str, argument: str) -> str:
+    """Where a setting that narrows the gate was set, as every report names it: `words in
+    [tool.drift-audit] of FILE` (the project's config), `words in FILE (--config on the
+    command line)`, `OPTION on the command line`, or `ARGUMENT of audit()`."""
+    if source == "config":
+        return f"{words} in [tool.drift-audit] of {file}"
+    if source == "command-line" and file is not None:
+        return f"{words} in {file} (--config on the command line)"
+    if source == "command-line":
+        return f"{option} on the command line"
+    return f"{argument} of audit()"
+
+
+@dataclass(frozen=True, slots=True)
+class Excluded:
+    """Consumer files an `exclude` setting kept out of the scan, and where it was set: a pull
+    request's own `exclude` that drops the file holding its break says so in every format,
+    as kinds left out by `select` do (LeftOut)."""
+
+    source: str  # "config", "command-line" (--exclude, or a file named by --config), "api"
+    file: str | None  # the config file (relative to the project root when inside it)
+    patterns: tuple[str, ...]  # as written
+    paths: tuple[str, ...]  # the files left out, relative to the project root, sorted; a
+    # folder that could not be listed (so its files are not known) ends in "/"
+
+    @property
+    def by(self) -> str:
+        """`exclude in [tool.drift-audit] of pyproject.toml`, `--exclude on the command line`."""
+        return said_by("exclude", self.source, self.file, "--exclude", "exclude=")
+
+
+@dataclass(frozen=True, slots=True)
+class Ungated:
+    """A setting that keeps new findings out of the gate (the exit status), and where it was
+    set: `gate-tests = false` lets the new findings in the consumer's test files pass. Every
+    format names it and marks the findings it lets pass, so no report says `error` or
+    `failure` of a finding the run's exit status passed."""
+
+    setting: str  # "gate-tests" (false), the only one yet
+    source: str  # "config", "command-line" (--no-gate-tests, or a --config file), "api"
+    file: str | None  # the config file (relative to the project root when inside it)
+
+    @property
+    def by(self) -> str:
+        """`gate-tests = false in [tool.drift-audit] of pyproject.toml`, `--no-gate-tests on
+        the command line`."""
+        words = f"{self.setting} = false"
+        return said_by(words, self.source, self.file, f"--no-{self.setting}", "gate_tests=False")
+
+    def lets_pass(self, finding: Finding) -> bool:
+        """The finding is new, so it would count, and this setting keeps it out."""
+        return finding.status is Status.NEW and finding.in_test_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -584,6 +633,17 @@ class Report:
     hidden: tuple[Finding, ...] = ()  # counted in summaries, not listed (a view made for a
     # reader: baselined and suppressed findings without --show-baselined)
     left_out: tuple[LeftOut, ...] = ()  # kinds the settings kept out of `findings`
+    excluded: tuple[Excluded, ...] = ()  # files the settings kept out of the scan
+    ungated: tuple[Ungated, ...] = ()  # settings that keep some new findings out of the gate
+
+    def gated(self, finding: Finding) -> bool:
+        """Whether the finding counts for the exit status as far as the settings go (its
+        status and --fail-on decide the rest): no `ungated` setting lets it pass."""
+        return self.let_pass_by(finding) is None
+
+    def let_pass_by(self, finding: Finding) -> Ungated | None:
+        """The setting that lets the finding past the gate, if one does."""
+        return next((setting for setting in self.ungated if setting.lets_pass(finding)), None)
 
     def narrowed(self, keep: Sequence[int], **changes: object) -> Report:
         """The report with only the findings at the indexes `keep`, their matrix rows with

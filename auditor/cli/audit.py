@@ -66,7 +66,8 @@ above CONSUMER's folder (or the current folder), or from --config FILE:
 against, baseline, fail-on, format, output, exclude, baseline-file, select,
 ignore, gate-tests and a [tool.drift-audit.severity] table. The command line
 wins. Paths and `file:` references in the settings must stay inside the
-project.
+project; the kinds, files and test-file findings they leave out of the gate
+are named in every report.
 Paths in reports, --exclude and the baseline file are relative to the
 project root (the folder of that pyproject.toml).
 
@@ -300,7 +301,7 @@ def _run(opts: Options) -> int:
     if opts.exit_zero:
         return ExitCode.CLEAN
     say_tests_not_gated(report, plan)
-    return exit_status(report, plan.fail_on, gate_tests=plan.gate_tests)
+    return exit_status(report, plan.fail_on)
 
 
 def _say_baselines(report: Report) -> None:
@@ -368,6 +369,8 @@ def _audit(
             fixes=fixes,
             provenance=provenance.append,
             left_out=plan.left_out,
+            excluded_by=plan.exclude_by,
+            ungated=plan.ungated,
         )
     if keep_as is not None and provenance and not warned:
         from auditor import replay

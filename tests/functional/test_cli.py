@@ -157,6 +157,8 @@ def test_cli_passes_every_option_to_audit(project: Path, fake: Callable[..., Fak
                 "fixes": True,  # the text report says which findings --fix repairs
                 "provenance": ANY,
                 "left_out": (),
+                "excluded_by": ("command-line", None),  # --exclude: named as the command line's
+                "ungated": (),
             },
         )
     ]

@@ -1,14 +1,16 @@
 """Trust, round four: the pull request's own settings and baseline file cannot read or hide.
 
-Items 3, 5 and 8 of the fourth adversarial review (issue 34), on the common fixture of
+Items 3, 4, 5 and 8 of the fourth adversarial review (issue 34), on the common fixture of
 tests/trust/acme.py (provider acme 0.1 `run(a, b=1, old=2)`, 0.2 `run(a, b=1, new=3)`,
 consumer `acme.run(1, old=5)`), through the CLI. Each test of a hole fails on cf43118 (the
 commit before the fixes) and passes now; the near misses (so named) check what must stay:
 
 - 3: a baseline file's `count` is a number, never that many findings (a million-fold entry
   was a million Findings and a million sha256s), and it still counts occurrences.
+- 4: the files `exclude` keeps out of the scan are named in every format.
 - 5: a `file:` reference in `against`/`baseline` from the settings stays inside the project.
-- 8: a module named like a test that library code imports is no test file.
+- 8: a module named like a test that library code imports is no test file; what
+  `gate-tests = false` lets pass is marked so in every format (SARIF, JUnit: not a failure).
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ import json
 import os
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 import pytest
 
 from auditor.model import Finding
 from auditor.reporters import json_report
+from tests import sarif_schema
 from tests.trust import acme, machine
 from tests.trust.cli import error_line, invoke
 
@@ -127,6 +131,74 @@ def test_a_baseline_file_still_counts_occurrences_per_fingerprint(
     result = _run(project, tmp_path, "--baseline-file", str(base), "--format", "json")
     assert result.exit_code == code, result.output
     assert [f["status"] for f in json.loads(result.stdout)["findings"]] == statuses
+
+
+# --------------------------------------------------------------------------- 4: exclude
+
+
+BROKEN = {
+    "widget/__init__.py": "import acme\n\n\ndef ok():\n    return acme.run(1, b=2)\n",
+    "widget/core.py": acme.CONSUMER,
+}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_files_the_projects_own_exclude_leaves_out_are_named_in_every_format(
+    tmp_path: Path, fmt: str
+) -> None:
+    """Item 4: the pull request's `exclude = ["widget/core.py"]` dropped the file holding its
+    break: "no drift found", exit 0, `files_scanned: 1`, `left_out: []`, and no format said
+    so. The gate may still pass (the project's settings may narrow it), but visibly: every
+    format names the file and the setting that left it out."""
+    project = _project(tmp_path, BROKEN, 'exclude = ["widget/core.py"]\n')
+    result = _run(project, tmp_path, "--format", fmt)
+    assert result.exit_code == 0, result.output
+    out = _plain(fmt, result.stdout)
+    assert "widget/core.py" in out, out
+    if fmt != "json":  # JSON says it in fields
+        assert f"1 file left out of the scan by exclude {IN_CONFIG}" in out, out
+    if fmt == "json":
+        assert json.loads(result.stdout)["excluded"] == [
+            {
+                "source": "config",
+                "file": "pyproject.toml",
+                "patterns": ["widget/core.py"],
+                "paths": ["widget/core.py"],
+            }
+        ]
+        assert json_report.load_report(result.stdout).excluded[0].paths == ("widget/core.py",)
+    if fmt == "sarif":
+        run = json.loads(result.stdout)["runs"][0]
+        notes = run["invocations"][0]["toolExecutionNotifications"]
+        assert [(n["level"], n["descriptor"]["id"]) for n in notes] == [
+            ("warning", "excluded-files")
+        ]
+        assert run["properties"]["excluded"][0]["paths"] == ["widget/core.py"]
+
+
+def test_without_exclude_nothing_is_said_to_be_left_out(tmp_path: Path) -> None:
+    """Item 4, the near miss: no exclude, the break is found, and nothing is named."""
+    project = _project(tmp_path, BROKEN)
+    result = _run(project, tmp_path, "--format", "json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["excluded"] == [] and [f["path"] for f in data["findings"]] == ["widget/core.py"]
+    assert "left out" not in _run(project, tmp_path).stdout
+
+
+def test_files_excluded_on_the_command_line_are_named_as_such(tmp_path: Path) -> None:
+    """Item 4: --exclude (the CI job's own) is named as the command line's; a folder of
+    many files is counted, the first five named in a line, every one in JSON."""
+    legacy = {f"widget/legacy/m{i}.py": acme.CONSUMER for i in range(7)}
+    project = _project(tmp_path, {**BROKEN, "widget/legacy/__init__.py": "", **legacy})
+    result = _run(project, tmp_path, "--exclude", "widget/legacy/**")
+    assert result.exit_code == 1  # widget/core.py still breaks
+    summary = result.stdout.splitlines()[-1]
+    assert "8 files left out of the scan by --exclude on the command line: " in summary
+    assert "widget/legacy/m3.py and 3 more" in summary, summary
+    again = _run(project, tmp_path, "--exclude", "widget/legacy/**", "--format", "json")
+    [entry] = json.loads(again.stdout)["excluded"]
+    assert (entry["source"], entry["file"], len(entry["paths"])) == ("command-line", None, 8)
 
 
 # --------------------------------------------------------------------------- 5: references
@@ -251,3 +323,59 @@ def test_a_test_file_only_tests_import_is_still_a_test_file(tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     [finding] = json.loads(result.stdout)["findings"]
     assert (finding["path"], finding["test"]) == ("widget/tests/helpers_test.py", True)
+
+
+def _marked(fmt: str, out: str) -> None:
+    """The one finding of `out` does not read as failing the gate, in `fmt`'s own terms."""
+    if fmt == "sarif":
+        schema = sarif_schema.local_schema()
+        assert schema is None or sarif_schema.errors(schema, json.loads(out)) == []
+        [result] = json.loads(out)["runs"][0]["results"]
+        [suppression] = result["suppressions"]
+        assert (suppression["kind"], suppression["status"]) == ("external", "accepted")
+        assert f"gate-tests = false {IN_CONFIG}" in suppression["justification"]
+    elif fmt == "junit":
+        root = ET.fromstring(out)
+        assert root.get("failures") == "0" and not list(root.iter("failure"))
+        case = next(c for c in root.iter("testcase") if c.get("file") is not None)
+        skipped = case.find("skipped")
+        assert skipped is not None and "gate-tests = false" in (skipped.get("message") or "")
+    elif fmt == "github":
+        assert "::error" not in out
+    elif fmt == "json":
+        data = json.loads(out)
+        assert data["ungated"] == [
+            {"setting": "gate-tests", "source": "config", "file": "pyproject.toml", "passed": 1}
+        ]
+        assert json_report.load_report(out).ungated[0].setting == "gate-tests"
+    elif fmt in ("text", "concise", "markdown", "gitlab", "html"):
+        assert "not gated: " in out
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_what_gate_tests_lets_pass_is_named_and_marked_in_every_format(
+    tmp_path: Path, fmt: str
+) -> None:
+    """Item 8: with `gate-tests = false` the run passed, yet SARIF said `error` and JUnit
+    `<failure>`, and no format named the setting. Each now names it and where it was set,
+    and marks the finding it lets pass so, the way the exit status counts it."""
+    project = _project(tmp_path, TESTS_ONLY, "gate-tests = false\n")
+    result = _run(project, tmp_path, "--format", fmt)
+    assert result.exit_code == 0, result.output
+    said = f"1 new finding in test files left out of the gate by gate-tests = false {IN_CONFIG}"
+    assert fmt == "json" or said in _plain(fmt, result.stdout), result.stdout
+    _marked(fmt, result.stdout)
+
+
+def test_no_gate_tests_on_the_command_line_is_named_as_such(tmp_path: Path) -> None:
+    """Item 8: the CI job's own --no-gate-tests is the command line's, and is named so; the
+    default gates test files, and says nothing of it."""
+    project = _project(tmp_path, TESTS_ONLY)
+    result = _run(project, tmp_path, "--no-gate-tests")
+    assert result.exit_code == 0, result.output
+    assert "left out of the gate by --no-gate-tests on the command line" in result.stdout
+    default = _run(project, tmp_path, "--format", "sarif")
+    assert default.exit_code == 1
+    [finding] = json.loads(default.stdout)["runs"][0]["results"]
+    assert finding["level"] == "error" and "suppressions" not in finding
+    assert "not gated" not in _run(project, tmp_path).stdout
