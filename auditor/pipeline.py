@@ -38,7 +38,17 @@ from auditor.errors import BadSpecError
 from auditor.findings import ProviderChecks, SiteCheck, collect_findings
 from auditor.graph import build_graph
 from auditor.kinds import Kind
-from auditor.model import Action, ConsumerInfo, LeftOut, Provenance, ProviderInfo, Report, Stats
+from auditor.model import (
+    Action,
+    ConsumerInfo,
+    Excluded,
+    LeftOut,
+    Provenance,
+    ProviderInfo,
+    Recorded,
+    Report,
+    Stats,
+)
 from auditor.probes import Answers, CheckedRelease, ProbedTree
 from auditor.progress import Progress
 from auditor.provider import MemoizedProvider, ResolutionMemo
@@ -51,6 +61,7 @@ from auditor.releases import (
     why_inferred,
 )
 from auditor.scan import ScanStore, scan_cached
+from auditor.scan.source import excluded_paths
 from auditor.sources import open_index, resolve_consumer
 
 if TYPE_CHECKING:
@@ -58,7 +69,7 @@ if TYPE_CHECKING:
 
     from auditor.bind import Verdict
     from auditor.kinds import Severity
-    from auditor.model import ConsumerScan, Finding, Resolution, Site
+    from auditor.model import ConsumerScan, Finding, Resolution, Site, Ungated
     from auditor.sources import Index, Release, SourceTree
 
 logger = logging.getLogger("drift_audit")
@@ -90,6 +101,8 @@ def audit(
     fixes: bool = False,
     provenance: Callable[[Provenance], None] | None = None,
     left_out: Sequence[LeftOut] | None = None,
+    excluded_by: tuple[str, str | None] = ("api", None),
+    ungated: Sequence[Ungated] = (),
 ) -> Report:
     """Audit CONSUMER against each provider release matched by `against`.
 
@@ -103,7 +116,9 @@ def audit(
         index_url: the simple-API index; default from pip's configuration.
         cache_dir: where fetched sources are kept; default in the user cache folder.
         offline: never touch the network; fail when the cache is cold.
-        exclude: glob patterns of consumer paths left out of the scan.
+        exclude: glob patterns of consumer paths left out of the scan; the report names the
+            files they leave out (`excluded`), as set by `excluded_by`: (source, file) as
+            model.Excluded has them (the CLI: the project's config or the command line).
         pre: let a range spec match pre-releases.
         baseline_file: a previous JSON report; its findings become `baselined`, and those
             no longer found are reported as `fixed`.
@@ -116,6 +131,8 @@ def audit(
         left_out: what the report says `select` and `ignore` left out, and where each was
             set (the CLI: the project's config or the command line); default: derived from
             them, as set by the caller.
+        ungated: the settings that keep some new findings out of the exit status the caller
+            gives (`gate-tests = false`), for the report to name them and mark those findings.
         severity: per-kind severity overrides (`[tool.drift-audit.severity]`).
         progress: updated as the run goes, for a display.
         fixes: attach a Fix to each finding whose repair is mechanical (fixes.py; imports
@@ -137,7 +154,7 @@ def audit(
     try:
         recorded = _recorded_findings(baseline_file, baseline_file_root)
         root = project_root if project_root is not None else consumer_project_root(consumer)
-        run = _Run(exclude, pre, recorded, root, progress, started, fixes)
+        run = _Run(exclude, pre, recorded, root, progress, started, fixes, excluded_by)
         with collector_paused():
             report, fixed_inputs, folder = _audit(index, consumer, against, baseline, run)
     finally:
@@ -158,7 +175,7 @@ def audit(
         )
     chosen = _chosen(report, select, ignore, severity or {})
     said = tuple(left_out) if left_out is not None else _left_out(select, ignore)
-    return replace(chosen, left_out=said)
+    return replace(chosen, left_out=said, ungated=tuple(ungated))
 
 
 def _left_out(select: Sequence[Kind] | None, ignore: Sequence[Kind]) -> tuple[LeftOut, ...]:
@@ -177,11 +194,12 @@ class _Run:
 
     exclude: Sequence[str]
     pre: bool
-    recorded: tuple[Finding, ...]
+    recorded: Recorded
     project_root: Path | None
     progress: Progress
     started: float
     fixes: bool = False
+    excluded_by: tuple[str, str | None] = ("api", None)
 
 
 @contextlib.contextmanager
@@ -303,6 +321,7 @@ def _audit(
                 replace(u, location=replace(u.location, path=prefix + u.location.path))
                 for u in collected.undecided
             ),
+            excluded=_excluded(consumer_release, run, prefix),
         ),
         why,
         folder_path(consumer_release),
@@ -356,6 +375,19 @@ def _path_prefix(release: Release, project_root: Path | None) -> str:
     except ValueError:
         return ""
     return "" if rel == Path() else f"{rel.as_posix()}/"
+
+
+def _excluded(release: Release, run: _Run, prefix: str) -> tuple[Excluded, ...]:
+    """What `exclude` kept out of the scan, and where it was set, for the report to name."""
+    if not run.exclude:
+        return ()
+    walked = list(release.tree.walk())
+    unlisted = [folder for folder, _ in getattr(release.tree, "unreadable", ())]
+    paths = excluded_paths(walked, unlisted, _module_patterns(run.exclude, prefix))
+    if not paths:
+        return ()
+    source, file = run.excluded_by
+    return (Excluded(source, file, tuple(run.exclude), tuple(prefix + p for p in paths)),)
 
 
 def _module_patterns(patterns: Sequence[str], prefix: str) -> tuple[str, ...]:
@@ -647,9 +679,9 @@ def _safe_read(tree: SourceTree, path: str) -> str | None:
         return None
 
 
-def _recorded_findings(path: str | Path | None, root: Path | None) -> tuple[Finding, ...]:
+def _recorded_findings(path: str | Path | None, root: Path | None) -> Recorded:
     if path is None:
-        return ()
+        return Recorded()
     from auditor.reporters import baseline_file
 
     return baseline_file.load(path, root=root)

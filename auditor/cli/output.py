@@ -31,7 +31,7 @@ from auditor.files import Output, Refused, write_outputs
 from auditor.kinds import Kind, Severity
 from auditor.model import Status
 from auditor.reporters import REPORTERS, baseline_file
-from auditor.reporters.common import count_by_kind, left_out_note, plural
+from auditor.reporters.common import count_by_kind, not_checked_note, plural, ungated_note
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -125,9 +125,11 @@ def reader_view(report: Report, *, baselined: bool = False, preexisting: bool = 
 
 def statistics_table(report: Report) -> str:
     """`--statistics`: per kind present, how many findings, by status (like ruff's); then
-    the undecided sites by cause, and what the settings left out, if anything."""
-    note = left_out_note(report)
-    tail = undecided_table(report) + (f"not checked: {terminal(note)}\n" if note else "")
+    the undecided sites by cause, and what the settings left out and let past the gate, if
+    anything."""
+    notes = [("not checked", not_checked_note(report)), ("not gated", ungated_note(report))]
+    said = "".join(f"{what}: {terminal(note)}\n" for what, note in notes if note is not None)
+    tail = undecided_table(report) + said
     rows = count_by_kind(report.findings)
     severity = {f.kind: f.severity.value for f in report.findings}
     if not rows:
@@ -222,10 +224,11 @@ def _silence_stdout() -> None:
         os.close(null)
 
 
-def exit_status(report: Report, fail_on: str, *, gate_tests: bool = True) -> int:
-    """1 when a new finding is at or above `fail_on` (never: always 0), else 0; with
-    `gate_tests` false, findings in the consumer's test files do not count."""
-    gated = (f for f in report.findings if gate_tests or not f.in_test_file)
+def exit_status(report: Report, fail_on: str) -> int:
+    """1 when a new finding is at or above `fail_on` (never: always 0), else 0; a finding
+    the report's `ungated` settings let pass (gate-tests off: one in a test file) does not
+    count, so the exit status is what every format says of each finding."""
+    gated = (f for f in report.findings if report.gated(f))
     failing = any(_gating(f, fail_on) for f in gated)
     return ExitCode.FINDINGS if failing else ExitCode.CLEAN
 
@@ -239,9 +242,9 @@ def _gating(finding: Finding, fail_on: str) -> bool:
 
 def say_tests_not_gated(report: Report, plan: Plan) -> None:
     """With gate-tests off, a note on stderr of the failing findings it kept out of the gate."""
-    if plan.gate_tests:
+    if not report.ungated:
         return
-    kept_out = sum(1 for f in report.findings if f.in_test_file and _gating(f, plan.fail_on))
+    kept_out = sum(1 for f in report.findings if not report.gated(f) and _gating(f, plan.fail_on))
     if kept_out:
         logging.getLogger(LOGGER).log(
             NOTE,
