@@ -421,11 +421,11 @@ def _written_keys(node: ast.AST) -> list[ast.expr | None]:
 
 
 def _is_ns(expr: ast.expr) -> bool:
-    """`globals()` or `vars()`, as written."""
+    """`globals()`, `vars()` or `locals()` (the module's own at its top level), as written."""
     return (
         isinstance(expr, ast.Call)
         and isinstance(expr.func, ast.Name)
-        and expr.func.id in ("globals", "vars")
+        and expr.func.id in ("globals", "vars", "locals")
         and not expr.args
     )
 

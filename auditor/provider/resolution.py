@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import griffe
@@ -39,8 +40,12 @@ from auditor.provider.lookup import (
 from auditor.provider.members import ClassMembers
 from auditor.provider.paths import bare
 
-# words in a module's source without which nothing there rebinds its names (dynamic.py)
-NAMESPACE_WORDS = ("globals", "vars", "setattr", "__dict__")
+# what a module's source holds when it may write its own namespace (`globals()[k] = v`,
+# `globals().update(...)`, `g = globals()`, `setattr(sys.modules[__name__], ...)`): a module
+# without it is not evaluated for names it binds again (dynamic.py)
+NAMESPACE_WRITES = re.compile(
+    r"\b(?:globals|vars|locals)\(\)\s*[\[.]|=\s*(?:globals|vars|locals)\(\)|modules\["
+)
 
 
 class PathResolver(ClassMembers):
@@ -205,8 +210,7 @@ class PathResolver(ClassMembers):
         _impl` would): what it was bound to (dynamic.py); None when nothing rebinds it, and
         the binding griffe read stands. A module whose source never names its namespace is
         not evaluated for it."""
-        text = self._texts.get(module.path, ("", ""))[1]
-        if not any(word in text for word in NAMESPACE_WORDS):
+        if not NAMESPACE_WRITES.search(self._texts.get(module.path, ("", ""))[1]):
             return None
         outcome = self._evaluator().rebinding(module.path, name)
         if outcome is None:

@@ -20,6 +20,11 @@ REBOUND = {  # the module's text after DEFS -> the signature `acme.m.run` has at
     'globals().update({"run": _impl})\n': "(a, b=1, new=3)",
     'globals().__setitem__("run", _impl)\n': "(a, b=1, new=3)",
     'vars()["run"] = _impl\n': "(a, b=1, new=3)",
+    'locals()["run"] = _impl\n': "(a, b=1, new=3)",
+    'namespace = globals()\nnamespace["run"] = _impl\n': "(a, b=1, new=3)",
+    'import sys\nmodule = sys.modules[__name__]\nsetattr(module, "run", _impl)\n': (
+        "(a, b=1, new=3)"
+    ),
     'import sys\nsetattr(sys.modules[__name__], "run", _impl)\n': "(a, b=1, new=3)",
     'import sys\nsys.modules[__name__].__dict__["run"] = _impl\n': "(a, b=1, new=3)",
     'def _install():\n    globals()["run"] = _impl\n_install()\n': "(a, b=1, new=3)",
@@ -90,6 +95,7 @@ def test_a_name_written_only_through_globals_takes_the_function_written() -> Non
         ("globals().update(names)", "run", True),
         ("globals().update(**names)", "run", True),
         ('setattr(sys.modules[__name__], "run", f)', "run", True),
+        ('locals()["run"] = f', "run", True),
         ("setattr(obj, 'run', f)", "run", False),
         ('x = globals().get("run")', "run", False),
     ],
