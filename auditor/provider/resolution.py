@@ -378,10 +378,10 @@ class PathResolver(ClassMembers):
             return _Typed(annotation)  # a container: its items may be followed
         path = exprs.annotation_class(annotation)
         if path is None or not self.owns(path):
-            raise Unknown(f"the type of {getattr(owner, 'path', owner)} is not a provider class")
+            raise Unknown(f"the type of {_described(owner)} is not a provider class")
         found = self._find(path, depth + 1)
-        if not isinstance(found, griffe.Class):
-            raise Unknown(f"the type of {owner.path} is not a class")
+        if not isinstance(found, griffe.Class):  # a TypeVar, an alias, a function
+            raise Unknown(f"the type of {_described(owner)} is not a class")
         return _Instance(found)
 
     def _follow(self, member: Any, depth: int) -> Any:
@@ -394,6 +394,14 @@ class PathResolver(ClassMembers):
         if named is not None and self.owns(named):  # `ib = attr = attrib`: the same object
             return self._find(named, depth + 1)
         return member
+
+
+def _described(owner: Any) -> str:
+    """What a type was asked of, in words: its path, or the annotation an element of a
+    container is known by (`_Typed` has no path)."""
+    if isinstance(owner, _Typed):
+        return f"an element of {owner.annotation}"
+    return str(getattr(owner, "path", owner))
 
 
 def _named_by(member: Any) -> str | None:
