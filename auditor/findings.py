@@ -331,13 +331,14 @@ class _Context:
         via = site.via
         if via is None:
             return False
-        for target, module_only in self.failing.get((site.location.path, version), set()):
+        covered = False  # every failing import that binds the name takes the use, in order
+        for target, module_only in sorted(self.failing.get((site.location.path, version), ())):
             reaches = site.target == target or site.target.startswith((target + ".", target + "("))
             binds = target == via or via.startswith(target + ".")
             if reaches and (binds or (module_only and target.startswith(via + "."))):
                 self.folded.setdefault((site.location.path, target), set()).add(site.location.line)
-                return True
-        return False
+                covered = True
+        return covered
 
     def alternative_works(self, site: Site, version: str) -> bool:
         for alternative in site.alternatives:

@@ -51,9 +51,10 @@ from auditor.model import (
 )
 from auditor.probes import Answers, CheckedRelease, ProbedTree
 from auditor.progress import Progress
-from auditor.provider import MemoizedProvider, ResolutionMemo
+from auditor.provider import Absent, MemoizedProvider, ResolutionMemo
 from auditor.provider.paths import module_files
 from auditor.releases import (
+    absent_names,
     baseline_specs,
     select_baselines,
     select_targets,
@@ -231,7 +232,8 @@ def _audit(
             index, consumer_release, list(targets), baseline_specs(baseline), run.pre
         )
     prefix = _path_prefix(consumer_release, run.project_root)
-    import_names = tuple(sorted({n for rs in targets.values() for r in rs for n in r.import_names}))
+    checked = [*baselines.values(), *(r for rs in targets.values() for r in rs)]
+    import_names = tuple(sorted({n for r in checked if r is not None for n in r.import_names}))
     with _stage(progress, "scanning the consumer"):
         memo_root = _memo_root(index)
         scan, complete = scan_cached(
@@ -250,10 +252,11 @@ def _audit(
     work = _Work(memo_root=memo_root, progress=progress)
     work.total = sum(len(rs) + (baselines[name] is not None) for name, rs in targets.items())
     progress.releases(0, work.total)
-    _prefetch_all([*baselines.values(), *(r for rs in targets.values() for r in rs)], scan)
+    _prefetch_all(checked, scan)
+    around = (targets, consumer_release)
     with _stage(progress, "checking"):
         audits = [
-            _check_provider(name, releases, baselines[name], scan.sites, work)
+            _check_provider(name, releases, baselines[name], scan.sites, work, around)
             for name, releases in targets.items()
         ]
     work.save_memos()
@@ -460,13 +463,30 @@ def _chosen(
 
 
 def _check_provider(
-    name: str, releases: list[Release], before: Release | None, sites: Sequence[Site], work: _Work
+    name: str,
+    releases: list[Release],
+    before: Release | None,
+    sites: Sequence[Site],
+    work: _Work,
+    around: tuple[Mapping[str, list[Release]], Release],
 ) -> ProviderChecks:
-    """One provider's sites against its baseline and each of its releases."""
-    names = frozenset(n for r in [*releases, *([before] if before else [])] for n in r.import_names)
+    """One provider's sites against its baseline and each of its releases: a top-level
+    name one of them ships is the provider's in all (removed where it is not shipped, unless
+    the consumer or the release requires a distribution like it), but one only its
+    baseline shipped that another provider's targets (`around`: every provider's, and the
+    consumer) ship has moved there."""
+    targets, consumer = around
+    every = [*releases, *([before] if before else [])]
+    others = {n: p for p, rs in targets.items() if p != name for r in rs for n in r.import_names}
+    shipped = {n for r in releases for n in r.import_names}
+    names = frozenset(n for r in every for n in r.import_names if n in shipped or n not in others)
     owned = [s for s in sites if s.target.split(".", 1)[0] in names]
-    base = _verdicts(before, owned, work) if before is not None else None
-    per_release = [(str(r.version), _verdicts(r, owned, work)) for r in releases]
+
+    def check(release: Release) -> tuple[Verdict, ...]:
+        return _verdicts(release, owned, work, absent_names(release, every, others, consumer))
+
+    base = check(before) if before is not None else None
+    per_release = [(str(r.version), check(r)) for r in releases]
     checks = tuple(
         SiteCheck(
             site,
@@ -492,20 +512,24 @@ def _prefetch_all(releases: Iterable[Release | None], scan: ConsumerScan) -> Non
             prefetch(paths[names])
 
 
-def _verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Verdict, ...]:
+def _verdicts(
+    release: Release, sites: Sequence[Site], work: _Work, absent: Mapping[str, Absent]
+) -> tuple[Verdict, ...]:
     """Each site's verdict against one release; reused when the release reads the same."""
     work.progress.stage(f"checking {release.name} {release.version}")
     work.collect_if_due()
     loaded = work.modules_loaded
     try:
-        return _release_verdicts(release, sites, work)
+        return _release_verdicts(release, sites, work, absent)
     finally:
         work.checked_one(release)
         work.uncollected += work.modules_loaded - loaded
 
 
-def _release_verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Verdict, ...]:
-    alike = [e for e in work.checked if e.sites == tuple(sites)]
+def _release_verdicts(
+    release: Release, sites: Sequence[Site], work: _Work, absent: Mapping[str, Absent]
+) -> tuple[Verdict, ...]:
+    alike = [e for e in work.checked if e.sites == tuple(sites) and e.absent == dict(absent)]
     answers = Answers(
         release.tree, [e.probes for e in alike if e.import_names == release.import_names]
     )
@@ -518,14 +542,14 @@ def _release_verdicts(release: Release, sites: Sequence[Site], work: _Work) -> t
             work.reused_releases += 1
             return earlier.verdicts
     tree = ProbedTree(release.tree)
-    api = MemoizedProvider(tree, release.import_names, release.version, work.memo(release.name))
+    memo = work.memo(release.name)
+    api = MemoizedProvider(tree, release.import_names, release.version, memo, absent)
     verdicts = tuple(work.verdicts.check(site, api) for site in sites)
     work.modules_loaded += api.modules_loaded
-    work.checked.append(
-        CheckedRelease(
-            str(release.version), release.import_names, tuple(sites), tree.probes(), verdicts
-        )
+    checked = CheckedRelease(
+        str(release.version), release.import_names, tuple(sites), tree.probes(), verdicts
     )
+    work.checked.append(replace(checked, absent=dict(absent)))
     return verdicts
 
 
