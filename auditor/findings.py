@@ -86,6 +86,7 @@ class SiteCheck:
     site: Site
     baseline: Verdict | None
     targets: tuple[tuple[str, Verdict], ...]  # (version, verdict), oldest first
+    unchanged: bool = False  # undecided at the newest target, on the baseline's very basis
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +166,9 @@ def undecided_sites(
             site, where = check.site, check.site.location
             if not check.targets or (where.path, where.line, where.column) in reported:
                 continue
-            why = _why_undecided(site, check.targets[-1][1])
+            if check.unchanged:  # decided by difference: the baseline's very basis
+                continue
+            why = why_undecided(site, check.targets[-1][1])
             key = (where.path, where.line, where.column, site.target)
             if why is not None and key not in found:
                 reason = bounded(why, MAX_TEXT_CHARS)
@@ -175,7 +178,21 @@ def undecided_sites(
     return tuple(found[k] for k in sorted(found))
 
 
-def _why_undecided(site: Site, verdict: Verdict) -> str | None:
+def unchanged_sites(audits: Sequence[ProviderChecks]) -> int:
+    """How many sites (a place and what it names) the newest target leaves undecided and the
+    difference from the baseline decides (`SiteCheck.unchanged`, difference.py)."""
+    return len(
+        {
+            (c.site.location.path, c.site.location.line, c.site.location.column, c.site.target)
+            for audit in audits
+            for c in audit.checks
+            if c.unchanged
+        }
+    )
+
+
+def why_undecided(site: Site, verdict: Verdict) -> str | None:
+    """Why the verdict leaves the site undecided; None when it decides it."""
     resolution = verdict.resolution
     if resolution.status in UNDECIDED:
         return resolution.detail or "it cannot be resolved statically"

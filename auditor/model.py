@@ -253,6 +253,7 @@ class Symbol:
     forward_taken: tuple[str, ...] = ()  # keys it takes out of **kwargs by name (not passed on)
     forward_added: tuple[str, ...] = ()  # keys it puts in itself (passed on with the caller's)
     compiled: bool = False  # known only by a stub: the C code may take more than it says
+    unknown_closed: bool = False  # why_unknown lies outside the files read (Resolution.closed)
 
 
 class Lookup(str, Enum):
@@ -273,6 +274,7 @@ class Resolution:
     symbol: Symbol | None = None
     missing: str | None = None  # the first part of the path that does not exist
     detail: str | None = None
+    closed: bool = False  # unknown, by what lies outside the files read (provider/classes.py)
 
     @property
     def found(self) -> bool:
@@ -502,6 +504,7 @@ class Stats:
     provider_modules_cached: int = 0  # answered from the cache's lookup memo, not parsed
     undecided: int = 0  # sites the analysis could not decide (Report.undecided lists them)
     sites: int = 0  # every site checked against a provider: the undecided share's denominator
+    unchanged: int = 0  # undecided at the newest target, decided by difference (difference.py)
     replayed: bool = False  # the findings of an earlier run on the same inputs (replay.py):
     # files and call sites as that run counted them; nothing parsed, fetched or asked
 

@@ -34,8 +34,15 @@ from typing import TYPE_CHECKING
 from auditor.bind import check_site
 from auditor.collector import collect_in_pause, collector_paused
 from auditor.config import entry_points_from_pyproject, entry_points_from_txt
+from auditor.difference import Basis, basis, unchanged
 from auditor.errors import BadSpecError
-from auditor.findings import ProviderChecks, SiteCheck, collect_findings
+from auditor.findings import (
+    ProviderChecks,
+    SiteCheck,
+    collect_findings,
+    unchanged_sites,
+    why_undecided,
+)
 from auditor.graph import build_graph
 from auditor.kinds import Kind
 from auditor.model import (
@@ -278,6 +285,7 @@ def _audit(
         provider_modules_loaded=work.modules_loaded,
         provider_modules_cached=work.modules_cached(),
         undecided=len(collected.undecided),
+        unchanged=unchanged_sites(audits),
         sites=sum(len(a.checks) for a in audits),
         bytes_fetched=index.bytes_fetched,
         requests=getattr(index, "requests_made", 0),
@@ -482,16 +490,18 @@ def _check_provider(
     names = frozenset(n for r in every for n in r.import_names if n in shipped or n not in others)
     owned = [s for s in sites if s.target.split(".", 1)[0] in names]
 
-    def check(release: Release) -> tuple[Verdict, ...]:
+    def check(release: Release) -> _Checked:
         return _verdicts(release, owned, work, absent_names(release, every, others, consumer))
 
     base = check(before) if before is not None else None
     per_release = [(str(r.version), check(r)) for r in releases]
+    newest = per_release[-1][1] if per_release else None
     checks = tuple(
         SiteCheck(
             site,
-            base[i] if base is not None else None,
-            tuple((version, verdicts[i]) for version, verdicts in per_release),
+            base.verdicts[i] if base is not None else None,
+            tuple((version, done.verdicts[i]) for version, done in per_release),
+            base is not None and newest is not None and unchanged(base.bases[i], newest.bases[i]),
         )
         for i, site in enumerate(owned)
     )
@@ -512,9 +522,18 @@ def _prefetch_all(releases: Iterable[Release | None], scan: ConsumerScan) -> Non
             prefetch(paths[names])
 
 
+@dataclass(frozen=True)
+class _Checked:
+    """One release's verdicts on the sites, and what each undecided one rests on (None for
+    a decided site, or one its files do not settle: difference.py)."""
+
+    verdicts: tuple[Verdict, ...]
+    bases: tuple[Basis | None, ...]
+
+
 def _verdicts(
     release: Release, sites: Sequence[Site], work: _Work, absent: Mapping[str, Absent]
-) -> tuple[Verdict, ...]:
+) -> _Checked:
     """Each site's verdict against one release; reused when the release reads the same."""
     work.progress.stage(f"checking {release.name} {release.version}")
     work.collect_if_due()
@@ -528,7 +547,7 @@ def _verdicts(
 
 def _release_verdicts(
     release: Release, sites: Sequence[Site], work: _Work, absent: Mapping[str, Absent]
-) -> tuple[Verdict, ...]:
+) -> _Checked:
     alike = [e for e in work.checked if e.sites == tuple(sites) and e.absent == dict(absent)]
     answers = Answers(
         release.tree, [e.probes for e in alike if e.import_names == release.import_names]
@@ -540,17 +559,22 @@ def _release_verdicts(
                 release.name, release.version, earlier.version,
             )  # fmt: skip
             work.reused_releases += 1
-            return earlier.verdicts
+            return _Checked(earlier.verdicts, earlier.bases)
     tree = ProbedTree(release.tree)
     memo = work.memo(release.name)
     api = MemoizedProvider(tree, release.import_names, release.version, memo, absent)
-    verdicts = tuple(work.verdicts.check(site, api) for site in sites)
+    verdicts, bases = [], []
+    for site in sites:
+        verdict, queries = work.verdicts.check(site, api)
+        verdicts.append(verdict)
+        undecided = why_undecided(site, verdict) is not None
+        bases.append(basis(queries, api.deps_of) if undecided else None)
     work.modules_loaded += api.modules_loaded
     checked = CheckedRelease(
-        str(release.version), release.import_names, tuple(sites), tree.probes(), verdicts
+        str(release.version), release.import_names, tuple(sites), tree.probes(), tuple(verdicts)
     )
-    work.checked.append(replace(checked, absent=dict(absent)))
-    return verdicts
+    work.checked.append(replace(checked, absent=dict(absent), bases=tuple(bases)))
+    return _Checked(tuple(verdicts), tuple(bases))
 
 
 class _VerdictMemo:
@@ -564,7 +588,8 @@ class _VerdictMemo:
         self._seen: dict[Site, list[tuple[_Asked, Verdict]]] = {}
         self.reused = 0
 
-    def check(self, site: Site, api: MemoizedProvider) -> Verdict:
+    def check(self, site: Site, api: MemoizedProvider) -> tuple[Verdict, tuple[_Query, ...]]:
+        """The site's verdict against this release, and the lookups it rests on."""
         entries = self._seen.setdefault(site, [])
         for (queries, moves), verdict in entries:
             same = all(  # `is` first: the memo hands the same answer object to each release
@@ -573,11 +598,12 @@ class _VerdictMemo:
             )
             if same and all(api.moved(d) == answer for d, answer in moves):
                 self.reused += 1
-                return verdict
+                return verdict, queries
         recorder = _RecordingResolver(api)
         verdict = check_site(site, recorder)
-        entries.append(((tuple(recorder.queries), tuple(recorder.moves)), verdict))
-        return verdict
+        asked = tuple(recorder.queries)
+        entries.append(((asked, tuple(recorder.moves)), verdict))
+        return verdict, asked
 
 
 _Query = tuple[str, bool, bool, "Resolution"]  # dotted, module_only, from_import, answer

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from auditor.bind import Verdict
+    from auditor.difference import Basis
     from auditor.model import Site
     from auditor.provider import Absent
     from auditor.sources import Release, SourceTree
@@ -136,6 +137,7 @@ class CheckedRelease:
     probes: Probes
     verdicts: tuple[Verdict, ...]
     absent: Mapping[str, Absent] = field(default_factory=dict)  # releases.absent_names
+    bases: tuple[Basis | None, ...] = ()  # what each undecided verdict rests on (difference.py)
 
     def same_as(self, release: Release, answers: Answers) -> bool:
         return release.import_names == self.import_names and self.probes.answered_by(answers)

@@ -261,6 +261,9 @@ def _entry(key: str, row: object) -> tuple[Deps, Any] | None:
 def _well_typed(resolution: Resolution) -> bool:
     """Whether every text field of a Resolution read back is text (or None where allowed)."""
     symbol = resolution.symbol
+    flags: list[object] = [resolution.closed, symbol.unknown_closed if symbol else False]
+    if not all(isinstance(flag, bool) for flag in flags):  # read back from JSON: any type
+        return False
     texts: list[object] = [resolution.path]
     optional: list[object] = [resolution.missing, resolution.detail]
     if symbol is not None:
@@ -329,6 +332,20 @@ class MemoizedProvider:
         self.memo.store(key, deps, resolution_to_json(resolution))
         self._keep(key, resolution, tuple(m for m, _ in deps))
         return resolution
+
+    def deps_of(
+        self, dotted: str, module_only: bool = False, from_import: bool = False
+    ) -> tuple[tuple[str, str], ...] | None:
+        """The modules a lookup made in this release rests on, each with the digest of its
+        files (difference.py); () for a name the release does not ship; None when not kept
+        (DRIFT_AUDIT_NO_MEMO_INDEX=1) or not asked."""
+        if self._outside(dotted) is not None:
+            return ()
+        key = f"{dotted}|{int(module_only)}" + ("|from" if from_import else "")
+        known = self._resolved.get(key)
+        if known is None:
+            return None
+        return tuple((module, self._digest(module)) for module in known[1])
 
     def _keep(self, key: str, resolution: Resolution, modules: tuple[str, ...]) -> None:
         if self.memo.indexed:
@@ -404,6 +421,7 @@ def resolution_to_json(resolution: Resolution) -> dict[str, Any]:
         "path": resolution.path,
         "missing": resolution.missing,
         "detail": resolution.detail,
+        "closed": resolution.closed,
         "symbol": None if symbol is None else _symbol_to_json(symbol),
     }
 
@@ -416,6 +434,7 @@ def resolution_from_json(data: dict[str, Any]) -> Resolution:
         symbol=None if symbol is None else _symbol_from_json(symbol),
         missing=data.get("missing"),
         detail=data.get("detail"),
+        closed=data.get("closed", False),
     )
 
 
@@ -425,6 +444,7 @@ def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
         "path": symbol.path,
         "kind": symbol.kind.value,
         "why_unknown": symbol.why_unknown,
+        "unknown_closed": symbol.unknown_closed,
         "deprecated": symbol.deprecated,
         "deprecated_params": list(symbol.deprecated_params),
         "renamed": [list(pair) for pair in symbol.renamed],
@@ -454,6 +474,7 @@ def _symbol_from_json(data: dict[str, Any]) -> Symbol:
         kind=SymbolKind(data["kind"]),
         signature=signature,
         why_unknown=data.get("why_unknown"),
+        unknown_closed=data.get("unknown_closed", False),
         deprecated=data.get("deprecated"),
         deprecated_params=tuple(data.get("deprecated_params", ())),
         renamed=tuple((str(a), str(b)) for a, b in data.get("renamed", ())),

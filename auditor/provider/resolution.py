@@ -172,9 +172,8 @@ class PathResolver(ClassMembers):
         if module.path in self._compiled:
             raise Unknown(f"{module.path} is compiled and has no stub; {name} may be in it")
         if module.path in self._namespaces:
-            raise Unlisted(
-                path, f"{module.path} is a namespace package; another distribution may add {name}"
-            )
+            why = f"{module.path} is a namespace package; another distribution may add {name}"
+            raise Unlisted(path, why, closed=True)
 
     def _module_member(self, module: griffe.Module, name: str, path: str, depth: int) -> Any:
         if name in MODULE_DUNDERS and name not in module.members:
@@ -388,7 +387,7 @@ class PathResolver(ClassMembers):
         if member.is_alias:
             target = member.target_path
             if not self.owns(target):
-                raise Unknown(f"re-exported from outside the provider: {target}")
+                raise Unknown(f"re-exported from outside the provider: {target}", closed=True)
             return self._find(target, depth + 1)
         named = _named_by(member)
         if named is not None and self.owns(named):  # `ib = attr = attrib`: the same object

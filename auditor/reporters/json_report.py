@@ -100,6 +100,7 @@ def to_dict(report: Report, *, undecided: bool | None = None) -> dict[str, Any]:
             "provider_modules_cached": stats.provider_modules_cached,
             "undecided": stats.undecided,
             "sites": stats.sites,
+            "unchanged": stats.unchanged,
             "bytes_fetched": stats.bytes_fetched,
             "requests": stats.requests,
             "seconds": round(stats.seconds, 3),
@@ -483,6 +484,7 @@ def _stats(data: Mapping[str, Any]) -> Stats:
         provider_modules_cached=_get_extra(data, "provider_modules_cached", int, where, 0),
         undecided=_get_extra(data, "undecided", int, where, 0),
         sites=_get_extra(data, "sites", int, where, 0),
+        unchanged=_get_extra(data, "unchanged", int, where, 0),
         bytes_fetched=_get(data, "bytes_fetched", int, where),
         seconds=_seconds(_get(data, "seconds", (int, float), where), where),
         requests=_get_extra(data, "requests", int, where, 0),  # added after schema 1 shipped

@@ -41,6 +41,8 @@ if TYPE_CHECKING:
         ("mpl_toolkits is a namespace package; another distribution may add basemap",
          "external"),
         ("acme.__file__ is set by the import system", "import-system"),
+        ("unittest.case.TestCase is the standard library's; its typeshed stub does not list x",
+         "stdlib"),
         ("the type of acme.helpers is not a provider class", "untyped"),
         ("the signature of acme.thing is not known", "signature"),
         ("something nobody wrote yet", OTHER),
