@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from auditor.bind import check_site
 from auditor.collector import collect_in_pause, collector_paused
 from auditor.config import entry_points_from_pyproject, entry_points_from_txt
-from auditor.difference import Basis, basis, unchanged
+from auditor.difference import Basis, basis, same_by_definition, unchanged
 from auditor.errors import BadSpecError
 from auditor.findings import (
     ProviderChecks,
@@ -496,12 +496,13 @@ def _check_provider(
     base = check(before) if before is not None else None
     per_release = [(str(r.version), check(r)) for r in releases]
     newest = per_release[-1][1] if per_release else None
+    same = _unchanged(base, newest, before, releases[-1] if releases else None)
     checks = tuple(
         SiteCheck(
             site,
             base.verdicts[i] if base is not None else None,
             tuple((version, done.verdicts[i]) for version, done in per_release),
-            base is not None and newest is not None and unchanged(base.bases[i], newest.bases[i]),
+            same(i),
         )
         for i, site in enumerate(owned)
     )
@@ -520,6 +521,25 @@ def _prefetch_all(releases: Iterable[Release | None], scan: ConsumerScan) -> Non
                 owned = [t for t in targets if t.split(".")[0] in names]
                 paths[names] = sorted({path for target in owned for path in module_files(target)})
             prefetch(paths[names])
+
+
+def _unchanged(
+    base: _Checked | None, newest: _Checked | None, before: Release | None, last: Release | None
+) -> Callable[[int], bool]:
+    """Whether site i, undecided at the newest target, rests on what the baseline's verdict
+    rests on: the same files, or files that differ only outside what it consulted."""
+    if base is None or newest is None or before is None or last is None:
+        return lambda i: False
+
+    def same(i: int) -> bool:
+        old, new = base.bases[i], newest.bases[i]
+        if old is None or new is None:
+            return False
+        return unchanged(old, new) or same_by_definition(
+            old, new, before.tree.read_text, last.tree.read_text
+        )
+
+    return same
 
 
 @dataclass(frozen=True)
