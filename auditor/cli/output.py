@@ -153,8 +153,10 @@ def undecided_table(report: Report) -> str:
     """The undecided sites by cause (auditor/causes.py), each with its share of the sites
     checked; nothing when every site was decided."""
     causes = Counter(u.cause or OTHER for u in report.undecided)
+    same = report.stats.unchanged
+    settled = f"decided by difference: {plural(same, 'site')} (the same in both releases)\n"
     if not causes:
-        return ""
+        return settled if same else ""
     sites = report.stats.sites
     total = sum(causes.values())
     share = f" of {plural(sites, 'site')} ({total / sites:.0%})" if sites else ""
@@ -163,7 +165,7 @@ def undecided_table(report: Report) -> str:
     for cause, count in sorted(causes.items(), key=lambda item: (-item[1], item[0])):
         part = f"  {count / sites:>4.0%}" if sites else ""
         lines.append(f"{count:>5}  {cause:<{width}}{part}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + (settled if same else "")
 
 
 def encode(text: str) -> bytes:

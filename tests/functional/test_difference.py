@@ -91,3 +91,22 @@ def test_a_site_resting_on_the_same_definitions_is_unchanged_and_one_changed_und
     assert changed["findings"] == [] and changed["stats"]["unchanged"] == 0  # type: ignore[index]
     listed = [(u["line"], u["cause"]) for u in changed["undecided"]]  # type: ignore[union-attr,index]
     assert listed == [(5, "stdlib"), (6, "instance-attribute")]
+
+
+def test_statistics_say_how_many_sites_the_difference_decided(tmp_path: Path) -> None:
+    (tmp_path / "widget").mkdir()
+    (tmp_path / "widget" / "__init__.py").write_text(CONSUMER, encoding="utf-8")
+    result = CliRunner().invoke(
+        cli,
+        [
+            str(tmp_path / "widget"),
+            "--against", f"acme @ {(IDIOM / 'provider' / '0.2').as_uri()}",
+            "--baseline", f"acme @ {(IDIOM / 'provider' / '0.1').as_uri()}",
+            "--statistics", "--offline", "--cache-dir", str(tmp_path / "cache"),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "no findings",
+        "decided by difference: 2 sites (the same in both releases)",
+    ]
