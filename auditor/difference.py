@@ -85,18 +85,26 @@ def _opaque(digest: str) -> bool:
 def same_by_definition(
     before: Basis,
     after: Basis,
-    read_before: Callable[[str], str | None],
-    read_after: Callable[[str], str | None],
+    readers: tuple[Callable[[str], str | None], Callable[[str], str | None]],
+    own: frozenset[str],
 ) -> bool:
     """Whether two bases whose lookups and answers are the same rest on modules that differ
-    only outside what those lookups consulted (and what that, in turn, names)."""
+    only outside what those lookups consulted (and what that, in turn, names). `own`: the
+    provider's top-level names; a module outside them (the standard library's, the same in
+    both releases) may be read in one release and not the other."""
     (asked_before, files_before), (asked_after, files_after) = before, after
     if asked_before != asked_after:
         return False
+    read_before, read_after = readers
     old, new = dict(files_before), dict(files_after)
-    if set(old) != set(new) or any(old[m].count(":") != new[m].count(":") for m in old):
+    if {m for m in set(old) ^ set(new) if m.split(".")[0] in own}:
+        return False
+    old = {m: d for m, d in old.items() if m in new}
+    new = {m: d for m, d in new.items() if m in old}
+    if any(old[m].count(":") != new[m].count(":") for m in old):
         return False
     wanted = _consulted(asked_after, set(new))
+    attrs = frozenset(_bare(p) for dotted, *_ in asked_after for p in dotted.split("."))
     done: set[tuple[str, str]] = set()
     queue = [(m, n) for m, names in sorted(wanted.items()) for n in sorted(names)]
     slices: dict[str, tuple[_Slicer, _Slicer]] = {}
@@ -108,8 +116,8 @@ def same_by_definition(
         pair = slices.get(module)
         if pair is None:
             pair = slices[module] = (
-                _Slicer(module, old[module], read_before),
-                _Slicer(module, new[module], read_after),
+                _Slicer(module, old[module], read_before, attrs),
+                _Slicer(module, new[module], read_after, attrs),
             )
         for slicer in pair:
             queue.extend((m, n) for m, n in slicer.add(name) if m in new)
@@ -152,7 +160,6 @@ class _Parsed:
         self.bound = [_bound(s) for s in statements]
         self.loads = [_loads(s) for s in statements]
         self.dynamic = {i for i, s in enumerate(statements) if _dynamic(s)}
-        self.dumps = [ast.dump(s) for s in statements]
 
 
 _PARSED: dict[str, _Parsed | str | None] = {}  # a module's digest -> it parsed (or why not)
@@ -189,39 +196,99 @@ def _parsed(module: str, digest: str, read: Callable[[str], str | None]) -> _Par
 
 
 class _Slicer:
-    """One release's module, and the statements of it that the names asked for rest on."""
+    """One release's module, and the statements of it that the names asked for rest on.
 
-    def __init__(self, module: str, digest: str, read: Callable[[str], str | None]) -> None:
+    A name the lookups consulted keeps every statement that binds or names it (`Cls.x = 1`
+    after the class names it); a name a kept statement uses keeps the statements that bind
+    it (the import of a base, `import typing as t`), not every statement that also uses it.
+    A class is compared by what a lookup of an attribute the lookups named can meet: its
+    header (bases, keywords, decorators), whether its body binds that name or its methods set
+    it on `self`, and the statements binding it or a hook (`__getattr__`, `__init_subclass__`,
+    `__init__`...); the whole class when it writes attributes by name at run time."""
+
+    def __init__(
+        self, module: str, digest: str, read: Callable[[str], str | None], attrs: frozenset[str]
+    ) -> None:
         parsed = _parsed(module, digest, read)
         self.parsed = parsed if isinstance(parsed, _Parsed) else None
         self.broken = parsed if isinstance(parsed, str) else None
+        self.attrs = attrs
         self.kept: set[int] = set(self.parsed.dynamic) if self.parsed is not None else set()
-        self.names: set[str] = set()
+        self.consulted: set[str] = set()
+        self.needed: set[str] = set()
 
     def add(self, name: str) -> list[tuple[str, str]]:
-        """Keep what `name` rests on; the (module, name) pairs its imports lead to."""
+        """Keep what the consulted `name` rests on; the (module, name) pairs its imports
+        lead to."""
         parsed = self.parsed
-        if parsed is None or name in self.names:
+        if parsed is None or name in self.consulted:
             return []
-        self.names.add(name)
+        self.consulted.add(name)
         leads: list[tuple[str, str]] = []
-        pending = [name]
+        pending = [(name, True)]
         while pending:
-            current = pending.pop()
+            current, named = pending.pop()
             for i, statement in enumerate(parsed.statements):
-                if i in self.kept or not (current in parsed.bound[i] or current in parsed.loads[i]):
+                if i in self.kept:
+                    continue
+                if not (current in parsed.bound[i] or (named and current in parsed.loads[i])):
                     continue
                 self.kept.add(i)
                 leads += _imported(statement, parsed.package)
-                for more in parsed.loads[i] - self.names:
-                    self.names.add(more)
-                    pending.append(more)
+                for more in parsed.loads[i] - self.needed - self.consulted:
+                    self.needed.add(more)
+                    pending.append((more, False))
         return leads
 
     def dumps(self) -> list[str]:
         if self.parsed is None:
             return []
-        return [self.parsed.dumps[i] for i in sorted(self.kept)]
+        statements = self.parsed.statements
+        return [_dump(statements[i], self.attrs) for i in sorted(self.kept)]
+
+
+CLASS_HOOKS = frozenset(
+    {"__getattr__", "__getattribute__", "__init_subclass__", "__class_getitem__", "__slots__",
+     "__new__", "__init__", "__set_name__", "__prepare__", "__dict__"}
+)  # fmt: skip
+
+
+def _dump(statement: ast.stmt, attrs: frozenset[str]) -> str:
+    if not isinstance(statement, ast.ClassDef) or _dynamic(statement):
+        return ast.dump(statement)
+    header = ast.dump(ast.Tuple([*statement.bases, *statement.decorator_list], ast.Load()))
+    keywords = [ast.dump(k) for k in statement.keywords]
+    wanted = attrs | CLASS_HOOKS
+    bound = sorted({n for part in statement.body for n in _bound_here(part)} & wanted)
+    stores = sorted(_self_stores(statement) & wanted)
+    members = [ast.dump(p) for p in statement.body if _bound_here(p) & wanted]
+    return repr((statement.name, header, keywords, bound, stores, members))
+
+
+def _bound_here(statement: ast.stmt) -> set[str]:
+    """The names a statement of a class body binds there (not inside its methods)."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {statement.name}
+    found = set()
+    for node in ast.walk(statement):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            break
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            found.add(node.id)
+        elif isinstance(node, ast.alias):
+            found.add((node.asname or node.name).split(".")[0])
+    return found
+
+
+def _self_stores(node: ast.ClassDef) -> set[str]:
+    return {
+        n.attr
+        for n in ast.walk(node)
+        if isinstance(n, ast.Attribute)
+        and isinstance(n.ctx, (ast.Store, ast.Del))
+        and isinstance(n.value, ast.Name)
+        and n.value.id == "self"
+    }
 
 
 def _text(read: Callable[[str], str | None], path: str) -> str | None:

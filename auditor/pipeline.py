@@ -530,14 +530,14 @@ def _unchanged(
     rests on: the same files, or files that differ only outside what it consulted."""
     if base is None or newest is None or before is None or last is None:
         return lambda i: False
+    own = frozenset(before.import_names) | frozenset(last.import_names)
 
     def same(i: int) -> bool:
         old, new = base.bases[i], newest.bases[i]
         if old is None or new is None:
             return False
-        return unchanged(old, new) or same_by_definition(
-            old, new, before.tree.read_text, last.tree.read_text
-        )
+        readers = (before.tree.read_text, last.tree.read_text)
+        return unchanged(old, new) or same_by_definition(old, new, readers, own)
 
     return same
 

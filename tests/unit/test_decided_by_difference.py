@@ -38,7 +38,8 @@ def _same(before: dict[str, str], after: dict[str, str]) -> bool:
         return lambda path: files.get(by_path[path])
 
     old, new = _basis(before), _basis(after)
-    return unchanged(old, new) or same_by_definition(old, new, reader(before), reader(after))
+    readers = (reader(before), reader(after))
+    return unchanged(old, new) or same_by_definition(old, new, readers, frozenset({"acme"}))
 
 
 RELEASE = {"acme": INIT, "acme.core": BASE, "acme.base": MIXIN}
@@ -82,7 +83,8 @@ def test_other_lookups_or_answers_are_never_unchanged() -> None:
     old = _basis(RELEASE)
     other = (("acme.Thing", False, False, FOUND),)
     new = (other, old[1])
-    assert not unchanged(old, new) and not same_by_definition(old, new, str, str)
+    assert not unchanged(old, new)
+    assert not same_by_definition(old, new, (str, str), frozenset({"acme"}))
 
 
 def test_an_unknown_that_is_not_closed_or_a_compiled_module_has_no_basis() -> None:
@@ -91,3 +93,23 @@ def test_an_unknown_that_is_not_closed_or_a_compiled_module_has_no_basis() -> No
     assert basis(ASKED, lambda *_: (("acme._c", "compiled"),)) is None
     assert basis(ASKED, lambda *_: (("acme", "acme/__init__.py:unreadable"),)) is None
     assert basis(ASKED, lambda *_: None) is None
+
+
+def test_a_class_edited_apart_from_the_attribute_asked_is_unchanged() -> None:
+    edited = BASE.replace("    pass", "    def other(self):\n        return 1")
+    assert _same(RELEASE, RELEASE | {"acme.core": edited})
+    docstring = BASE.replace("    pass", "    '''Now documented.'''")
+    assert _same(RELEASE, RELEASE | {"acme.core": docstring})
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    def __getattr__(self, name):\n        return 1",  # a hook
+        "    def __init__(self):\n        self.x = 1",  # the attribute set on self
+        "    x = property(lambda self: 1)",  # the attribute itself
+        "    def other(self):\n        setattr(self, 'x', 1)",  # written by name
+    ],
+)
+def test_a_class_edited_where_the_attribute_asked_may_come_from_is_not(body: str) -> None:
+    assert not _same(RELEASE, RELEASE | {"acme.core": BASE.replace("    pass", body)})
