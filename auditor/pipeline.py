@@ -284,6 +284,7 @@ def _audit(
         call_sites=_call_sites(scan),
         provider_modules_loaded=work.modules_loaded,
         provider_modules_cached=work.modules_cached(),
+        provider_modules_earlier=work.modules_cached_earlier(),
         undecided=len(collected.undecided),
         unchanged=unchanged_sites(audits),
         sites=sum(len(a.checks) for a in audits),
@@ -670,6 +671,10 @@ class _Work:
     def modules_cached(self) -> int:
         """Provider modules the memo answered for, so nothing had to parse them."""
         return sum(m.modules_answered for m in self.memos.values())
+
+    def modules_cached_earlier(self) -> int:
+        """Of those, the modules answered by what earlier runs memoized."""
+        return sum(m.modules_answered_earlier for m in self.memos.values())
 
     def memo(self, provider: str) -> ResolutionMemo:
         if provider not in self.memos:

@@ -30,8 +30,8 @@ from auditor.kinds import Kind, Severity
 from auditor.model import Status
 from auditor.reporters.common import (
     count_by_kind,
+    modules_phrase,
     not_checked_note,
-    plural,
     provider_line,
     tally,
     tool_version,
@@ -394,11 +394,7 @@ def modules_note(report: Report) -> str:
         return "nothing parsed (replayed from an earlier run)"
     if not parsed and not cached:
         return "no provider module read"
-    if not cached:
-        return plural(parsed, "provider module") + " parsed"
-    if not parsed:
-        return plural(cached, "provider module") + " answered from the cache"
-    return f"{plural(parsed, 'provider module')} parsed, {cached} answered from the cache"
+    return modules_phrase(report)
 
 
 def page(report: Report) -> dict[str, object]:

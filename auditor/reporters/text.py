@@ -30,6 +30,7 @@ from auditor.kinds import Severity
 from auditor.model import Status, timeline
 from auditor.reporters.common import (
     UNGATED_MARK,
+    modules_phrase,
     not_checked_note,
     plural,
     provider_line,
@@ -377,12 +378,6 @@ def _unlisted(report: Report, status: Status) -> str:
 
 
 def modules_read(report: Report) -> list[str]:
-    """How the provider was read: modules parsed, and those the cache's memo answered."""
-    parsed, cached = report.stats.provider_modules_loaded, report.stats.provider_modules_cached
-    if not parsed and not cached:
-        return []
-    if not cached:
-        return [f"{plural(parsed, 'provider module')} parsed"]
-    if not parsed:
-        return [f"{plural(cached, 'provider module')} answered from the cache"]
-    return [f"{plural(parsed, 'provider module')} parsed, {cached} answered from the cache"]
+    """How the provider was read: modules parsed, and those the lookup memo answered."""
+    phrase = modules_phrase(report)
+    return [phrase] if phrase else []
