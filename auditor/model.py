@@ -344,6 +344,13 @@ class Status(str, Enum):
     BASELINED = "baselined"
     SUPPRESSED = "suppressed"
 
+    @property
+    def label(self) -> str:
+        """The word reports show a person: a finding the baseline file accepts is
+        `recorded`, since "baseline" names the provider release (`--baseline`). JSON and
+        SARIF keep the value (`baselined`): the contract."""
+        return "recorded" if self is Status.BASELINED else self.value
+
 
 @dataclass(frozen=True, slots=True)
 class Finding:

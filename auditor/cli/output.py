@@ -136,7 +136,7 @@ def statistics_table(report: Report) -> str:
         return "no findings\n" + tail
     width = max(len(k.slug) for k in rows)
     head = f"{'count':>5}  {'kind':<{width}}  {'severity':<8}  " + "  ".join(
-        f"{s.value:>11}" for s in Status
+        f"{s.label:>11}" for s in Status
     )
     lines = [head.rstrip()]
     for kind in sorted(rows, key=lambda k: (-sum(rows[k].values()), list(Kind).index(k))):

@@ -500,6 +500,14 @@ def _visible(value: object) -> object:
     return value
 
 
+def _status_label(value: str) -> str:
+    """A status value as the page shows it (Status.label); any other value as it is."""
+    return Status(value).label if value in STATUS_VALUES else value
+
+
+STATUS_VALUES = frozenset(s.value for s in Status)
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The jinja2 environment: package templates, autoescape on, undefined names an error."""
@@ -515,6 +523,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["lines"] = _lines
+    env.filters["status_label"] = _status_label
     return env
 
 

@@ -182,7 +182,7 @@ def _fixed_lines(report: Report, pal: Palette) -> list[str]:
     """Findings of the baseline file that this run no longer finds."""
     if not report.fixed:
         return []
-    out = [f"{pal.bold}{pal.green}fixed since the baseline file ({len(report.fixed)}):{pal.reset}"]
+    out = [f"{pal.bold}{pal.green}recorded findings fixed ({len(report.fixed)}):{pal.reset}"]
     for f in report.fixed:
         parameter = f" ({f.parameter})" if f.parameter else ""
         what = terminal(f"{f.location.path}: {f.kind.slug} {f.symbol}{parameter}")
@@ -207,7 +207,7 @@ def headline(finding: Finding, pal: Palette = PLAIN, *, gated: bool = True) -> s
     label = f"{finding.severity.value}[{finding.kind.slug}]"
     slug = f"{pal.severity(finding.severity)}{label}{pal.reset}"
     status = (
-        "" if finding.status is Status.NEW else f" {pal.dim}[{finding.status.value}]{pal.reset}"
+        "" if finding.status is Status.NEW else f" {pal.dim}[{finding.status.label}]{pal.reset}"
     )
     if not gated:
         status += f" {pal.dim}[{UNGATED_MARK}]{pal.reset}"
@@ -342,7 +342,7 @@ def summary_line(report: Report, pal: Palette = PLAIN) -> str:
     narrowed = _fixable_note(report) + narrowed
     others = (
         f"{t.preexisting} preexisting{_unlisted(report, Status.PREEXISTING)}, "
-        f"{t.baselined} baselined, {t.suppressed} suppressed"
+        f"{t.baselined} recorded, {t.suppressed} suppressed"
     )
     return f"{colour}{pal.bold}{new}{pal.reset}, {others}{fixed} ({scanned}){narrowed}"
 
