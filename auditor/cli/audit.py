@@ -65,12 +65,14 @@ installed distribution or import name, or a requirement NAME==VERSION read
 from the package index. Nothing is installed, imported or executed.
 
 Settings come from [tool.drift-audit] in the nearest pyproject.toml at or
-above CONSUMER's folder (or the current folder), or from --config FILE:
-against, baseline, fail-on, format, output, exclude, baseline-file, select,
-ignore, gate-tests and a [tool.drift-audit.severity] table. The command line
-wins. Paths and `file:` references in the settings must stay inside the
-project; the kinds, files and test-file findings they leave out of the gate
-are named in every report.
+above CONSUMER's folder, or from --config FILE (a consumer that is not a
+folder takes none from the current folder): against, baseline, fail-on,
+format, output, exclude, baseline-file, select, ignore, gate-tests and a
+[tool.drift-audit.severity] table. The command line wins. Paths and `file:`
+references in the settings must stay inside the project; the kinds, files
+and test-file findings they leave out of the gate are named in every report.
+Without a baseline file named, .drift-baseline.json at the project root is
+read if there is one.
 Paths in reports, --exclude and the baseline file are relative to the
 project root (the folder of that pyproject.toml).
 

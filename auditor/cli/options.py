@@ -174,7 +174,8 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
     project_root = _project_root(opts.consumer, settings)
     gate_tests = _first_set(opts.gate_tests, settings.gate_tests, default=True)
     gate_tests_by = _origin(opts.gate_tests is not None, opts, settings, project_root)
-    conventional = _conventional_baseline(opts.consumer, project_root)
+    # a --config file stands in for the project's own settings, the file beside them too
+    conventional = None if opts.config else _conventional_baseline(opts.consumer, project_root)
     baseline_file = opts.baseline_file or settings.baseline_file
     default = baseline_file is None and conventional is not None and _exists(conventional)
     return Plan(
@@ -212,7 +213,8 @@ CONVENTIONAL_BASELINE = ".drift-baseline.json"
 def _conventional_baseline(consumer: str, project_root: Path | None) -> Path | None:
     """`.drift-baseline.json` at a folder consumer's project root: the baseline file a run
     reads when none is named (as basedpyright reads its own), since it is the name every
-    example writes. None for a consumer that is not a folder (it has no project here)."""
+    example writes. None for a consumer that is not a folder (it has no project here). Read
+    as `baseline-file` is: it comes with the pull request, and must stay in the project."""
     root = project_root or consumer_project_root(consumer)
     return None if root is None else root / CONVENTIONAL_BASELINE
 
