@@ -33,7 +33,11 @@ from typing import TYPE_CHECKING
 
 from auditor.bind import check_site
 from auditor.collector import collect_in_pause, collector_paused
-from auditor.config import entry_points_from_pyproject, entry_points_from_txt
+from auditor.config import (
+    consumer_project_root,
+    entry_points_from_pyproject,
+    entry_points_from_txt,
+)
 from auditor.difference import Basis, basis, same_by_definition, unchanged
 from auditor.errors import BadSpecError
 from auditor.findings import (
@@ -284,6 +288,7 @@ def _audit(
         call_sites=_call_sites(scan),
         provider_modules_loaded=work.modules_loaded,
         provider_modules_cached=work.modules_cached(),
+        provider_modules_earlier=work.modules_cached_earlier(),
         undecided=len(collected.undecided),
         unchanged=unchanged_sites(audits),
         sites=sum(len(a.checks) for a in audits),
@@ -340,22 +345,6 @@ def _audit(
 
 
 # --------------------------------------------------------------------------- paths and kinds
-
-
-def consumer_project_root(consumer: str) -> Path | None:
-    """The folder report paths are relative to, for a folder CONSUMER: the project holding
-    it (pyproject.toml), else the folder itself when it is not a package folder; None for a
-    package folder with no project, an installed distribution or a release from the index
-    (paths stay relative to the import root)."""
-    from auditor.config import find_project_root
-
-    folder = Path(consumer).expanduser()
-    if not folder.is_dir():
-        return None
-    root = find_project_root(consumer)
-    if root is not None:
-        return root.resolve()
-    return None if (folder / "__init__.py").is_file() else folder.resolve()
 
 
 def folder_path(release: Release) -> str | None:
@@ -690,6 +679,10 @@ class _Work:
     def modules_cached(self) -> int:
         """Provider modules the memo answered for, so nothing had to parse them."""
         return sum(m.modules_answered for m in self.memos.values())
+
+    def modules_cached_earlier(self) -> int:
+        """Of those, the modules answered by what earlier runs memoized."""
+        return sum(m.modules_answered_earlier for m in self.memos.values())
 
     def memo(self, provider: str) -> ResolutionMemo:
         if provider not in self.memos:
