@@ -127,9 +127,11 @@ def site_packages(venv: Venv, python: str) -> Path:
 
 def plan_run(tree: Tree, sources: Sources, site: Path, project: Path) -> dict[str, Any]:
     """Copy the sdist to `project` and say what pytest runs: per top-level package of the
-    release, its installed tests when it installs some (the sdist's copy removed, so the
-    installed package is the one imported), else the sdist's copy and its tests (`checkout`),
-    else neither; and the tests outside the packages."""
+    release, the installed package when it installs tests (the sdist's copy removed, so the
+    installed package is the one imported), else the sdist's copy when that holds tests
+    (`checkout`), else neither; and the tests outside the packages. A package is handed to
+    pytest whole, not its test folders one by one: pytest loads the conftest of every folder it
+    is handed before it collects anything, and one that fails would stop them all."""
     shutil.rmtree(project, ignore_errors=True)
     shutil.copytree(tree.project, project, symlinks=False)
     root = project / tree.import_root.relative_to(tree.project)
@@ -139,16 +141,10 @@ def plan_run(tree: Tree, sources: Sources, site: Path, project: Path) -> dict[st
     for top in tops:
         copy = root / top if (root / top).is_dir() else root / f"{top}.py"
         installed = site / top
-        mine = (
-            [installed / p for p in roots_of(find_test_files(installed))]
-            if installed.is_dir()
-            else []
-        )
-        theirs = roots_of(find_test_files(copy)) if copy.is_dir() else []
-        if mine:
-            modes[top], args = "installed", args + [str(p) for p in mine]
-        elif theirs:
-            modes[top], args = "checkout", args + [str(copy / p) for p in theirs]
+        if installed.is_dir() and find_test_files(installed):
+            modes[top], args = "installed", [*args, str(installed)]
+        elif copy.is_dir() and find_test_files(copy):
+            modes[top], args = "checkout", [*args, str(copy)]
             continue
         else:
             modes[top] = "untested"
@@ -189,9 +185,9 @@ def pytest_command(venv: Venv, tree: Tree, project: Path, args: list[str]) -> li
     config = tree.config()
     chosen = ["-c", str(project / config)] if config else []
     return [*isolation(), str(venv.python), "-s", "-m", "pytest", "-p", "_world_suite_plugin",
-            "-p", "no:cacheprovider", "-p", "no:randomly", "-o", "addopts=", "-W", "default",
-            "-q", "--continue-on-collection-errors", "--rootdir", str(project), *chosen,
-            *args]  # fmt: skip
+            "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:sugar", "-o", "addopts=",
+            "-W", "default", "-q", "--continue-on-collection-errors", "--rootdir", str(project),
+            *chosen, *args]  # fmt: skip
 
 
 def run_pytest(

@@ -559,3 +559,42 @@ def test_a_suites_file_for_another_provider_pair_is_stale(tmp_path: Path) -> Non
     write_json(folder / "suites.json", {**SUITES, "target": "0.3"})
     write_json(folder / "ecosystem.json", REPORT)
     assert suitescore.suites_of(upgrade(), folder) == "stale: suites.json is for 0.1 -> 0.3"
+
+
+# --------------------------------------------------------------------------- what runs
+
+
+def test_a_package_that_installs_its_tests_runs_them_installed_and_its_sdist_copy_goes(
+    tmp_path: Path,
+) -> None:
+    from tests.world.consumers import Sources
+    from tests.world.suites import plan_run
+
+    sdist, site = tmp_path / "sdist", tmp_path / "site"
+    write(sdist, {"widget/__init__.py": "", "widget/tests/test_a.py": "", "gadget.py": "",
+                  "tests/test_b.py": "", "docs/conf.py": ""})  # fmt: skip
+    write(site, {"widget/__init__.py": "", "widget/tests/test_a.py": "", "gadget.py": ""})
+    files = ("gadget.py", "widget/__init__.py", "widget/tests/test_a.py")
+    sources = Sources("widget", "1.0", "wheel", "w.whl", site, files)
+    tree = Tree("widget", "1.0", "widget-1.0.tar.gz", sdist, sdist, ())
+    planned = plan_run(tree, sources, site, tmp_path / "run")
+    run = tmp_path / "run"
+    assert planned["modes"] == {"gadget": "untested", "widget": "installed"}
+    assert planned["args"] == [str(run / "tests"), str(site / "widget")]
+    assert not (run / "widget").exists() and not (run / "gadget.py").exists()
+    assert planned["checkout"] is None
+
+
+def test_tests_only_the_sdist_holds_run_on_the_sdists_copy(tmp_path: Path) -> None:
+    from tests.world.consumers import Sources
+    from tests.world.suites import plan_run
+
+    sdist, site = tmp_path / "sdist", tmp_path / "site"
+    write(sdist, {"src/widget/__init__.py": "", "src/widget/tests/test_a.py": ""})
+    write(site, {"widget/__init__.py": ""})
+    sources = Sources("widget", "1.0", "wheel", "w.whl", site, ("widget/__init__.py",))
+    tree = Tree("widget", "1.0", "widget-1.0.tar.gz", sdist, sdist / "src", ())
+    planned = plan_run(tree, sources, site, tmp_path / "run")
+    assert planned["modes"] == {"widget": "checkout"}
+    assert planned["args"] == [str(tmp_path / "run" / "src" / "widget")]
+    assert planned["checkout"] == str(tmp_path / "run" / "src")

@@ -8,11 +8,14 @@ and extracts every regular file (never a link, a name that leaves the folder, or
 the index, or no test file in it.
 
 A test file is one pytest collects by default (`test_*.py`, `*_test.py`) or a Django app's
-`tests.py`. `Tree.roots(inside)` gives what to hand pytest: each test file's outermost folder
-named test/tests/testing, else the file. `test_requirements()` reads what the sdist says its
-tests need: the `test`/`tests`/`testing` extras of PKG-INFO, requirement files named for
-tests (`requirements-test.txt`, `requirements/test.txt`, ...), PEP 735 dependency groups of
-those names and tox's `deps`; only plain requirements (no options, paths or URLs).
+`tests.py`. `roots_of(files)` gives each test file's outermost folder named test/tests/testing,
+else the file. `Tree.test_requirements(provider)` reads what the sdist says its tests need:
+the test/tests/testing extras (PKG-INFO, `*.egg-info/requires.txt`, pyproject, setup.cfg;
+the dependent's own extras they name followed), every extra's pytest plugins, setup.py's
+`tests_require` (read with `ast`, never run), and by name only (their pins are for other
+setups) the requirement files named for tests, PEP 735 groups, tox's `deps` without factors
+and the pytest plugins of the dev requirement files; only plain requirements (no options,
+paths or URLs), the dependent, the provider and pytest left out.
 """
 
 from __future__ import annotations
@@ -52,6 +55,16 @@ REQUIREMENT_FILES = (
     "requirements/tests.txt", "requirements/testing.txt", "tests/requirements.txt",
     "test/requirements.txt",
 )  # fmt: skip
+DEV_FILES = (
+    "requirements-dev.txt",
+    "requirements_dev.txt",
+    "dev-requirements.txt",
+    "dev_requirements.txt",
+    "requirements/dev.txt",
+    "requirements/development.txt",
+    "requirements-ci.txt",
+    "requirements/ci.txt",
+)  # fmt: skip  (only their pytest plugins are read: the rest is linters and docs)
 CONFIGS = (("pytest.ini", "pytest"), ("pyproject.toml", "tool.pytest.ini_options"),
            ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))  # fmt: skip
 _MAX_REQUIREMENTS = 40
@@ -121,6 +134,8 @@ class Tree:
         for rel in REQUIREMENT_FILES:
             loose += _lines(self.project / rel)
         loose += _groups(self.project / "pyproject.toml") + _tox_deps(self.project / "tox.ini")
+        for rel in DEV_FILES:
+            loose += [line for line in _lines(self.project / rel) if _is_plugin(line)]
         lines += [_name_only(line) for line in loose]
         out: dict[str, str] = {}
         for line in lines:
@@ -150,7 +165,7 @@ class Tree:
                 else:
                     out.append(text)
         for reqs in extras.values():
-            out += [r for r in reqs if r.lower().startswith("pytest")]
+            out += [r for r in reqs if _is_plugin(r)]
         return out
 
     def extras(self) -> dict[str, list[str]]:
@@ -290,6 +305,12 @@ def _requirement(line: str) -> Requirement | None:
     except InvalidRequirement:
         return None
     return None if req.url else req
+
+
+def _is_plugin(line: str) -> bool:
+    """A pytest plugin's requirement (pytest-django, pytest-aiohttp, pytest_asyncio)."""
+    req = _requirement(line)
+    return req is not None and canonicalize_name(req.name).startswith("pytest-")
 
 
 def _name_only(line: str) -> str:
