@@ -20,6 +20,7 @@ from auditor.behaviour import changed_defaults, changed_return
 from auditor.kinds import Kind
 from auditor.model import Action, CallShape, FixHint, Lookup, ParamKind, Resolution, SymbolKind
 from auditor.provider.paths import STAR, star_parts, without_star
+from auditor.renames import rename_target
 
 if TYPE_CHECKING:
     from auditor.kinds import Severity
@@ -340,32 +341,6 @@ def rename_suggestion(
     return f"was it renamed to {best!r}? pass {passing(best)} instead" if best else None
 
 
-def rename_target(
-    keyword: str, before: Signature, after: Signature, shape: CallShape | None = None
-) -> str | None:
-    """The name rename_suggestion suggests: a parameter of the target (for a pydantic alias,
-    maybe a name no call can write as `name=`: see is_keyword_name)."""
-    old_names = {p.name: i for i, p in enumerate(before.params)}  # name -> position
-    passed = _passed(after, shape)
-    added = [
-        p.name
-        for p in after.params
-        if p.name not in old_names and p.kind in KEYWORD_CAPABLE and p.name not in passed
-    ]
-    scored = sorted(added, key=lambda name: (-_similarity(keyword, name), name))
-    best = scored[0] if scored else None
-    similar = _similarity(keyword, best) if best is not None else 0.0
-    stem = _same_stem(keyword, after, passed)  # a name of the same stem, new or not
-    if best is not None and (similar >= 0.8 or (similar >= 0.5 and stem is None)):
-        return best
-    if stem is not None:  # a shared stem says more than a middling likeness
-        return stem
-    position = old_names.get(keyword, -1)
-    new_names = [p.name for p in after.params]
-    same_place = best is not None and position >= 0 and new_names.index(best) == position
-    return best if best is not None and same_place and len(added) == 1 else None
-
-
 def is_keyword_name(name: str) -> bool:
     """Whether a call can pass `name=...`: an identifier in its normal form (NFKC: the parser
     reads a name spelled with a ligature as the name without it, another keyword), not a
@@ -379,45 +354,6 @@ def is_keyword_name(name: str) -> bool:
 def passing(name: str) -> str:
     """How a call passes `name`: `name=...`, or `**{'name': ...}` when it cannot be written so."""
     return f"{name}=..." if is_keyword_name(name) else f"**{{{name!r}: ...}}"
-
-
-def _passed(signature: Signature, shape: CallShape | None) -> frozenset[str]:
-    """The parameters a call fills: its keywords, and the positional ones it reaches."""
-    if shape is None:
-        return frozenset()
-    positional = [p.name for p in signature.params if p.kind in POSITIONAL]
-    return frozenset((*shape.keywords, *positional[: shape.positional]))
-
-
-def _same_stem(keyword: str, after: Signature, passed: frozenset[str] = frozenset()) -> str | None:
-    """A parameter of the target whose name holds the gone keyword's, or the reverse, or that
-    shares a long prefix with it (`sparse` / `sparse_output`, `use_auth_token` / `token`,
-    `proxies` / `proxy`, `convert` / `converter`): the likeliest new name when the rename
-    happened releases before the old name went (so the new one is not new in the target)."""
-    best: tuple[int, str] | None = None
-    for param in after.params:
-        name = param.name
-        skip = param.kind not in KEYWORD_CAPABLE or name == keyword or name in passed
-        if skip or min(len(name), len(keyword)) < 4:
-            continue
-        shorter = min(len(name), len(keyword))
-        common = len(_common_prefix(name, keyword))
-        if name in keyword or keyword in name:
-            score = shorter
-        elif common >= 4 and common >= 0.6 * shorter and not name[:common].endswith("_"):
-            score = common  # `prox`: one word spelled two ways, not `kv_cache_` + other words
-        else:
-            continue
-        if best is None or (score, -len(name)) > (best[0], -len(best[1])):
-            best = (score, name)
-    return best[1] if best else None
-
-
-def _common_prefix(a: str, b: str) -> str:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return a[:n]
 
 
 def compare(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem, ...]:
@@ -565,10 +501,47 @@ def _keyword_repair(
     if guess is not None:
         why = "a rename guessed from the names and positions of the parameters"
         return FixHint("rename-keyword", False, keyword, guess, why=why)
-    param = before.param(keyword)
-    default = param.default if param is not None else None
+    return _drop_repair(keyword, before, after)
+
+
+def _drop_repair(keyword: str, before: Signature, after: Signature) -> FixHint | None:
+    """Dropping a gone keyword: offered only for a value the baseline's default equals
+    (fixes.py checks the call's value: any other value, or one not known, gets no fix, as
+    dropping it would change what the call does without a word); so never for a parameter
+    the baseline required, nor one the target still has (passed twice, or by position
+    only: the call's value would go elsewhere)."""
+    default = _gone_default(keyword, before, after)
+    if default is None:
+        return None
     why = "the parameter is gone in the target"
     return FixHint("drop-keyword", False, keyword, default=default, why=why)
+
+
+def _gone_default(keyword: str, before: Signature, after: Signature) -> str | None:
+    """The baseline's default of a keyword parameter the target does not have at all;
+    None when it had none (required, or taken by `**kwargs`) or the target has the name."""
+    param = before.param(keyword)
+    if param is None or param.kind not in KEYWORD_CAPABLE or after.param(keyword) is not None:
+        return None
+    return param.default
+
+
+def _gone_suggestion(keyword: str, before: Signature, after: Signature) -> str | None:
+    """What to say of a keyword the target no longer takes, with no rename in sight: the
+    value the baseline gave it when left out, which is all a drop keeps."""
+    default = _gone_default(keyword, before, after)
+    if default is None:
+        return None
+    default = bounded_text(default)
+    return (
+        f"{keyword!r} is gone: dropping it keeps what the call does only if its value is "
+        f"the baseline's default, {default}"
+    )
+
+
+def bounded_text(text: str, limit: int = 80) -> str:
+    """A default as a suggestion quotes it: at most `limit` characters, cut visibly."""
+    return text if len(text) <= limit else f"{text[:limit]}…"
 
 
 def _keywordize(shape: CallShape, before: Signature, after: Signature) -> FixHint | None:
@@ -599,6 +572,8 @@ def _suggest(site: Site, problem: Problem, before: Verdict | None, after: Verdic
         return problem
     if problem.kind is Kind.UNEXPECTED_KEYWORD and problem.parameter:
         hint = rename_suggestion(problem.parameter, before.callee, after.callee, site.call)
+        if hint is None and problem.suggestion is None:
+            hint = _gone_suggestion(problem.parameter, before.callee, after.callee)
     elif problem.kind is Kind.MISSING_ARGUMENT and problem.parameter:
         param = after.callee.param(problem.parameter)
         annotation = f": {param.annotation}" if param and param.annotation else ""
@@ -606,9 +581,3 @@ def _suggest(site: Site, problem: Problem, before: Verdict | None, after: Verdic
     else:
         hint = None
     return replace(problem, suggestion=hint) if hint else problem
-
-
-def _similarity(a: str, b: str) -> float:
-    from difflib import SequenceMatcher
-
-    return SequenceMatcher(None, a, b).ratio()

