@@ -20,7 +20,7 @@ from auditor.behaviour import changed_defaults, changed_return
 from auditor.kinds import Kind
 from auditor.model import Action, CallShape, FixHint, Lookup, ParamKind, Resolution, SymbolKind
 from auditor.provider.paths import STAR, star_parts, without_star
-from auditor.renames import rename_target
+from auditor.renames import drop_repair, gone_suggestion, rename_target
 
 if TYPE_CHECKING:
     from auditor.kinds import Severity
@@ -362,7 +362,57 @@ def compare(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem
     baseline, or none there either: it is a builtin, another import's, or was never there)."""
     if star_parts(site.target) is not None and _unbound_star(after) and _unbound_star(before):
         return ()
-    return tuple(_hinted(site, p, before, after) for p in _compared(site, before, after))
+    problems = one_cause(site, _compared(site, before, after), before, after)
+    return tuple(_hinted(site, p, before, after) for p in problems)
+
+
+def one_cause(
+    site: Site, problems: tuple[Problem, ...], before: Verdict | None, after: Verdict
+) -> tuple[Problem, ...]:
+    """One finding per cause: the required keyword-only parameters the call's extra
+    positional arguments were meant for are missing because they are passed by position, so
+    they are part of the too-many-positional, whose suggestion names them (CPython raises
+    that one TypeError; mypy reports it once). Meant for: the parameters those arguments
+    bound at the baseline, else the target's keyword-only ones in order (as mypy maps them).
+    A missing parameter no extra argument was meant for is a cause of its own."""
+    too_many = next((p for p in problems if p.kind is Kind.TOO_MANY_POSITIONAL), None)
+    if too_many is None or site.call is None or site.call.star_args or after.callee is None:
+        return problems
+    bound = before is not None and not any(p.kind in BINDING for p in before.problems)
+    old = before.callee if before is not None and bound else None
+    meant, known = _meant_for(site.call, old, after.callee)
+    folded = {
+        p.parameter for p in problems if p.kind is Kind.MISSING_ARGUMENT and p.parameter in meant
+    }
+    if not folded:
+        return problems
+    names = [n for n in meant if n in folded]
+    kept = [p for p in problems if not (p.kind is Kind.MISSING_ARGUMENT and p.parameter in folded)]
+    why = _by_keyword_now(names, known)
+    return tuple(replace(p, suggestion=why) if p is too_many else p for p in kept)
+
+
+def _meant_for(
+    shape: CallShape, before: Signature | None, after: Signature
+) -> tuple[list[str], bool]:
+    """The parameters the call's positional arguments past the target's positional
+    capacity were meant for, and whether that is known (they bound to them at the
+    baseline) rather than mapped in order onto the target's keyword-only parameters."""
+    capacity = sum(1 for p in after.params if p.kind in POSITIONAL)
+    extra = shape.positional - capacity
+    old = [p.name for p in before.params if p.kind in POSITIONAL] if before is not None else []
+    if before is not None and len(old) >= shape.positional:
+        return old[capacity : shape.positional], True
+    keyword_only = [p.name for p in after.params if p.kind is ParamKind.KEYWORD_ONLY]
+    return keyword_only[:extra], False
+
+
+def _by_keyword_now(names: list[str], known: bool) -> str:
+    listed = ", ".join(passing(n) for n in names)
+    if known:
+        which = f"{names[0]} is" if len(names) == 1 else f"{', '.join(names)} are"
+        return f"{which} keyword-only now: pass {listed}"
+    return f"it requires {', '.join(names)} by keyword: pass {listed}"
 
 
 def _compared(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem, ...]:
@@ -501,47 +551,7 @@ def _keyword_repair(
     if guess is not None:
         why = "a rename guessed from the names and positions of the parameters"
         return FixHint("rename-keyword", False, keyword, guess, why=why)
-    return _drop_repair(keyword, before, after)
-
-
-def _drop_repair(keyword: str, before: Signature, after: Signature) -> FixHint | None:
-    """Dropping a gone keyword: offered only for a value the baseline's default equals
-    (fixes.py checks the call's value: any other value, or one not known, gets no fix, as
-    dropping it would change what the call does without a word); so never for a parameter
-    the baseline required, nor one the target still has (passed twice, or by position
-    only: the call's value would go elsewhere)."""
-    default = _gone_default(keyword, before, after)
-    if default is None:
-        return None
-    why = "the parameter is gone in the target"
-    return FixHint("drop-keyword", False, keyword, default=default, why=why)
-
-
-def _gone_default(keyword: str, before: Signature, after: Signature) -> str | None:
-    """The baseline's default of a keyword parameter the target does not have at all;
-    None when it had none (required, or taken by `**kwargs`) or the target has the name."""
-    param = before.param(keyword)
-    if param is None or param.kind not in KEYWORD_CAPABLE or after.param(keyword) is not None:
-        return None
-    return param.default
-
-
-def _gone_suggestion(keyword: str, before: Signature, after: Signature) -> str | None:
-    """What to say of a keyword the target no longer takes, with no rename in sight: the
-    value the baseline gave it when left out, which is all a drop keeps."""
-    default = _gone_default(keyword, before, after)
-    if default is None:
-        return None
-    default = bounded_text(default)
-    return (
-        f"{keyword!r} is gone: dropping it keeps what the call does only if its value is "
-        f"the baseline's default, {default}"
-    )
-
-
-def bounded_text(text: str, limit: int = 80) -> str:
-    """A default as a suggestion quotes it: at most `limit` characters, cut visibly."""
-    return text if len(text) <= limit else f"{text[:limit]}…"
+    return drop_repair(keyword, before, after)
 
 
 def _keywordize(shape: CallShape, before: Signature, after: Signature) -> FixHint | None:
@@ -573,7 +583,7 @@ def _suggest(site: Site, problem: Problem, before: Verdict | None, after: Verdic
     if problem.kind is Kind.UNEXPECTED_KEYWORD and problem.parameter:
         hint = rename_suggestion(problem.parameter, before.callee, after.callee, site.call)
         if hint is None and problem.suggestion is None:
-            hint = _gone_suggestion(problem.parameter, before.callee, after.callee)
+            hint = gone_suggestion(problem.parameter, before.callee, after.callee)
     elif problem.kind is Kind.MISSING_ARGUMENT and problem.parameter:
         param = after.callee.param(problem.parameter)
         annotation = f": {param.annotation}" if param and param.annotation else ""

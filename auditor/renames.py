@@ -1,4 +1,5 @@
-# Maintainers: which new parameter a keyword the target no longer takes was renamed to.
+# Maintainers: a keyword the target no longer takes: which new parameter it was renamed to,
+# and what dropping it would keep.
 #
 # Owns: the rename guess (rename_target), from the two signatures and the call: a new
 # parameter whose name is like the gone one's (difflib's ratio), or shares its stem
@@ -7,16 +8,19 @@
 # position, kind and default say it is the same parameter; the names say nothing); failing
 # that, the one parameter added, if it stands where the gone one stood. Never a parameter the
 # call already fills, by keyword or by position. A guess: bind.py makes it a suggestion and
-# an unsafe fix (a rename), never a drop of the value the caller chose.
-# Takes: model Signatures and a CallShape. Gives: a parameter name, or None. Pure.
-"""The rename guess: the new name of a keyword the target no longer takes."""
+# an unsafe fix (a rename), never a drop of the value the caller chose. With no rename, a
+# drop (drop_repair) is offered only where the baseline gave the parameter a default (fixes.py
+# makes it only for a call whose value is that default), and the suggestion says so.
+# Takes: model Signatures and a CallShape. Gives: a parameter name, a FixHint or a
+# suggestion, or None. Pure.
+"""The rename guess, and the drop: a keyword the target no longer takes."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from auditor.behaviour import NOT_LITERAL, literal_value, same_value
-from auditor.model import ParamKind
+from auditor.model import FixHint, ParamKind
 
 if TYPE_CHECKING:
     from auditor.model import CallShape, Param, Signature
@@ -78,6 +82,46 @@ def same_default(old: Param, new: Param) -> bool:
         return True
     was, now = literal_value(old.default), literal_value(new.default)
     return was is not NOT_LITERAL and now is not NOT_LITERAL and same_value(was, now)
+
+
+def drop_repair(keyword: str, before: Signature, after: Signature) -> FixHint | None:
+    """Dropping a gone keyword: offered only for a value the baseline's default equals
+    (fixes.py checks the call's value: any other value, or one not known, gets no fix, as
+    dropping it would change what the call does without a word); so never for a parameter
+    the baseline required, nor one the target still has (passed twice, or by position
+    only: the call's value would go elsewhere)."""
+    default = _gone_default(keyword, before, after)
+    if default is None:
+        return None
+    why = "the parameter is gone in the target"
+    return FixHint("drop-keyword", False, keyword, default=default, why=why)
+
+
+def _gone_default(keyword: str, before: Signature, after: Signature) -> str | None:
+    """The baseline's default of a keyword parameter the target does not have at all;
+    None when it had none (required, or taken by `**kwargs`) or the target has the name."""
+    param = before.param(keyword)
+    if param is None or param.kind not in KEYWORD_CAPABLE or after.param(keyword) is not None:
+        return None
+    return param.default
+
+
+def gone_suggestion(keyword: str, before: Signature, after: Signature) -> str | None:
+    """What to say of a keyword the target no longer takes, with no rename in sight: the
+    value the baseline gave it when left out, which is all a drop keeps."""
+    default = _gone_default(keyword, before, after)
+    if default is None:
+        return None
+    default = bounded_text(default)
+    return (
+        f"{keyword!r} is gone: dropping it keeps what the call does only if its value is "
+        f"the baseline's default, {default}"
+    )
+
+
+def bounded_text(text: str, limit: int = 80) -> str:
+    """A default as a suggestion quotes it: at most `limit` characters, cut visibly."""
+    return text if len(text) <= limit else f"{text[:limit]}…"
 
 
 def _passed(signature: Signature, shape: CallShape | None) -> frozenset[str]:

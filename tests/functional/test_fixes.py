@@ -96,11 +96,9 @@ def test_fix_repairs_the_safe_ones_and_the_code_then_runs(consumer: Path, tmp_pa
     marks, owner = markers(probes), probe_of_line(probes)
     result = audit(consumer, tmp_path, "--fix", "--format", "json")
     assert result.exit_code == 1, result.output  # what is left: unsafe and unfixable ones
-    # 5 fixes applied; 7 findings gone (a renamed keyword is no longer deprecated either);
+    # 5 fixes applied, 5 findings gone (the keyword-only call is one finding: one cause);
     # unsafe: the guessed renames (window -> size, iter -> epochs)
-    assert "fixed 7 findings (5 fixes applied) in 1 file; 2 unsafe fixes not applied" in (
-        result.stderr
-    )
+    assert "fixed 5 findings in 1 file; 2 unsafe fixes not applied" in result.stderr
     left = json.loads(result.stdout)["findings"]
     after = run_probes(consumer, "0.2")
     safe_probes = {owner[n] for n, kind in marks.items() if kind == "safe"}
@@ -247,7 +245,7 @@ def test_an_edited_file_gets_its_own_proposals(consumer: Path, tmp_path: Path) -
     new = [e["line"] for f in after if "fix" in f for e in f["fix"]["edits"]]
     assert old and new == [line + 1 for line in old]
     result = audit(consumer, tmp_path, "--fix", "--format", "json")
-    assert "(5 fixes applied) in 1 file" in result.stderr  # the kept digest is the new text's
+    assert "fixed 5 findings in 1 file" in result.stderr  # the kept digest is the new text's
 
 
 def test_proposals_not_kept_are_made_without_libcst(consumer: Path, tmp_path: Path) -> None:

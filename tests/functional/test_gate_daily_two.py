@@ -176,3 +176,35 @@ def test_a_keyword_gone_with_a_value_not_its_default_is_never_dropped(
     assert emb.run("0.1", "__import__('widget').softmax()") == "('hs', 1)"
     assert emb.run("0.2", "__import__('widget').softmax()") == "TypeError"  # not ('hs', 0)
     assert emb.run("0.2", "__import__('widget').plain()") == "('hs', 0)"
+
+
+# --------------------------------------------------------------------------- item 5
+
+PLACE = "import acme\n\n\ndef go():\n    return acme.f(1, 2)\n"
+
+
+def test_one_cause_one_finding_with_its_fix_by_keyword(case: Callable[[str], Case]) -> None:
+    """`f(1, 2)` against `f(*, a, b)`: CPython raises one TypeError ("takes 0 positional
+    arguments but 2 were given"), mypy reports one error; so does the tool, in every format,
+    with the fix that passes them by keyword; the fixed call runs as it did at the baseline."""
+    acme = case("acme")
+    acme.provider("0.1", {"acme/__init__.py": "def f(a, b):\n    return a - b\n"})
+    acme.provider("0.2", {"acme/__init__.py": "def f(*, a, b):\n    return a - b\n"})
+    acme.consumer({"widget/__init__.py": PLACE})
+    assert acme.run("0.1", "__import__('widget').go()") == "-1"
+    assert acme.run("0.2", "__import__('widget').go()") == "TypeError"
+    (finding,) = acme.findings()
+    assert finding["kind"] == "too-many-positional" and finding["parameter"] is None
+    assert finding["suggestion"] == "a, b are keyword-only now: pass a=..., b=..."
+    assert finding["fix"]["safe"] is True
+    sarif = json.loads(acme.audit("--format", "sarif").stdout)
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["too-many-positional"]
+    text = acme.audit().stdout
+    assert "1 new error," in text and "missing-argument" not in text
+    (absolute,) = json.loads(acme.audit("--format", "json", baseline=False).stdout)["findings"]
+    assert absolute["suggestion"] == "it requires a, b by keyword: pass a=..., b=..."
+    assert "fix" not in absolute  # which argument was meant for which name is not known
+    fixed = acme.audit("--fix")
+    assert "fixed 1 finding in 1 file" in fixed.stderr and "no drift found" in fixed.stdout
+    assert "return acme.f(a=1, b=2)\n" in acme.read("widget/__init__.py")
+    assert acme.run("0.2", "__import__('widget').go()") == "-1"
