@@ -208,3 +208,52 @@ def test_one_cause_one_finding_with_its_fix_by_keyword(case: Callable[[str], Cas
     assert "fixed 1 finding in 1 file" in fixed.stderr and "no drift found" in fixed.stdout
     assert "return acme.f(a=1, b=2)\n" in acme.read("widget/__init__.py")
     assert acme.run("0.2", "__import__('widget').go()") == "-1"
+
+
+# --------------------------------------------------------------------------- item 9
+
+TYPO = """\
+import acme
+
+
+def go():
+    return acme.run(1, old=5)  # drift-audit: ignore[unexpected-keywrd]
+
+
+def both():
+    return acme.run(1, old=5)  # drift-audit: ignore[unexpected-keyword, removed-symbl]
+"""
+
+
+def test_a_misspelt_kind_in_an_ignore_comment_is_unknown_with_did_you_mean(
+    case: Callable[[str], Case],
+) -> None:
+    """`ignore[unexpected-keywrd]` suppresses nothing (the finding stays, the gate fails);
+    it was reported only as "unused". It is an unknown kind, with the kind it was meant to be,
+    as `--select unexpected-keywrd` says it: on stderr on every run, and in the finding's
+    suggestion when unused-suppression is selected."""
+    acme = case("acme")
+    acme.provider("0.1", {"acme/__init__.py": "def run(a, b=1, old=2):\n    return a\n"})
+    acme.provider("0.2", {"acme/__init__.py": "def run(a, b=1):\n    return a\n"})
+    acme.consumer({"widget/__init__.py": TYPO})
+    result = acme.audit()
+    assert result.exit_code == 1  # line 5 is not suppressed: its comment names no kind
+    assert "error[unexpected-keyword]" in result.stdout and "1 suppressed" in result.stdout
+    warnings = [line for line in result.stderr.splitlines() if "unused suppression" in line]
+    assert warnings == [
+        "drift-audit: warning: widget/__init__.py:5: unused suppression: unknown kind "
+        "'unexpected-keywrd' (did you mean 'unexpected-keyword'?); "
+        "`drift-audit --list-kinds` lists them",
+        "drift-audit: warning: widget/__init__.py:9: unused suppression: unknown kind "
+        "'removed-symbl' (did you mean 'removed-symbol'?); `drift-audit --list-kinds` lists them",
+    ]
+    selected = acme.findings("--select", "unused-suppression")
+    assert [(f["line"], f["parameter"], f["suggestion"]) for f in selected] == [
+        (5, "ignore[unexpected-keywrd]", "unknown kind 'unexpected-keywrd' (did you mean "
+         "'unexpected-keyword'?); `drift-audit --list-kinds` lists them"),
+        (9, "ignore[removed-symbl]", "unknown kind 'removed-symbl' (did you mean "
+         "'removed-symbol'?); `drift-audit --list-kinds` lists them"),
+    ]  # fmt: skip
+    select = acme.audit("--select", "unexpected-keywrd")
+    assert select.exit_code == 2
+    assert "did you mean 'unexpected-keyword'?" in select.stderr  # the same words
