@@ -90,32 +90,37 @@ def drop_repair(keyword: str, before: Signature, after: Signature) -> FixHint | 
     dropping it would change what the call does without a word); so never for a parameter
     the baseline required, nor one the target still has (passed twice, or by position
     only: the call's value would go elsewhere)."""
-    default = _gone_default(keyword, before, after)
-    if default is None:
+    param = _gone(keyword, before, after)
+    if param is None or param.default is None:
         return None
     why = "the parameter is gone in the target"
-    return FixHint("drop-keyword", False, keyword, default=default, why=why)
+    return FixHint("drop-keyword", False, keyword, default=param.default, why=why)
 
 
-def _gone_default(keyword: str, before: Signature, after: Signature) -> str | None:
-    """The baseline's default of a keyword parameter the target does not have at all;
-    None when it had none (required, or taken by `**kwargs`) or the target has the name."""
+def _gone(keyword: str, before: Signature, after: Signature) -> Param | None:
+    """The baseline's keyword parameter of that name, when the target has none at all
+    (None: the baseline took it by `**kwargs`, or the target has the name)."""
     param = before.param(keyword)
     if param is None or param.kind not in KEYWORD_CAPABLE or after.param(keyword) is not None:
         return None
-    return param.default
+    return param
 
 
 def gone_suggestion(keyword: str, before: Signature, after: Signature) -> str | None:
     """What to say of a keyword the target no longer takes, with no rename in sight: the
-    value the baseline gave it when left out, which is all a drop keeps."""
-    default = _gone_default(keyword, before, after)
-    if default is None:
+    value the baseline gave it when left out, which is all a drop keeps; or that it had
+    none (the baseline required it), so no drop keeps the call's meaning."""
+    param = _gone(keyword, before, after)
+    if param is None:
         return None
-    default = bounded_text(default)
+    if param.default is None:
+        return (
+            f"{keyword!r} is gone and the baseline required it: no drop keeps what the call "
+            "does; the target's signature shows what it takes instead"
+        )
     return (
         f"{keyword!r} is gone: dropping it keeps what the call does only if its value is "
-        f"the baseline's default, {default}"
+        f"the baseline's default, {bounded_text(param.default)}"
     )
 
 

@@ -100,7 +100,11 @@ def test_a_gone_keyword_gets_a_drop_hint_only_with_a_baseline_default() -> None:
         "baseline's default, False"
     )
     specs = found[(Kind.UNEXPECTED_KEYWORD, "specs")]
-    assert specs.hint is None and specs.suggestion is None  # required at the baseline
+    assert specs.hint is None  # required at the baseline: no value of it is a default
+    assert specs.suggestion == (
+        "'specs' is gone and the baseline required it: no drop keeps what the call does; "
+        "the target's signature shows what it takes instead"
+    )
 
 
 def test_a_keyword_the_target_still_has_is_never_dropped() -> None:
