@@ -279,7 +279,9 @@ def _removed(
         there = resolver.resolve(found).symbol
         if there is not None:
             shape = f"{there.kind.value}|{there.signature}"
-            hint = FixHint("move-import", False, site.target.rpartition(".")[0], module, why=shape)
+            old = site.target.rpartition(".")[0]
+            hint = FixHint("move-import", False, old, module, names=(name,), why=shape)
+        suggestion += f": `from {module} import {name}`"
     return Problem(kind, None, suggestion, hint=hint)
 
 

@@ -41,7 +41,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from auditor.behaviour import literal_value
 from auditor.bind import is_keyword_name
 from auditor.fixsplice import Splice, spliced
-from auditor.fixtext import old_default, parses
+from auditor.fixtext import moved_name, old_default, parses
 from auditor.fixtext import spliced as splice
 from auditor.model import Edit, Fix, text_digest
 
@@ -156,7 +156,7 @@ class _Source:
         hint = finding.hint
         if hint is None:
             return None
-        name = finding.symbol.rpartition(".")[2]
+        name = moved_name(finding)
         for line, entries in self._imports.items():
             if not line <= finding.location.line <= self.positions[entries[0][0]].end.line:
                 continue
@@ -198,10 +198,10 @@ class _Source:
             if found is None:
                 return None
             statement, node = found
-            new = _moved_import(statement, node, finding.symbol.rpartition(".")[2], hint.new)
+            new = _moved_import(statement, node, moved_name(finding), hint.new)
             if new is None:
                 return None
-            what = f"import {finding.symbol.rpartition('.')[2]} from {hint.new}"
+            what = f"import {moved_name(finding)} from {hint.new}"
             edit = self._import_edit(finding, node, new)
             return Fix(True, what, (edit,)) if edit is not None else None
         call = self.call_at(finding)
@@ -329,7 +329,7 @@ class _Source:
                     assert finding.hint is not None
                     if not isinstance(result, cst.SimpleStatementLine):
                         break  # one move per statement line; the re-audit finds the rest
-                    name = finding.symbol.rpartition(".")[2]
+                    name = moved_name(finding)
                     current = _same_import(result, node)
                     moved = (
                         _moved_import(result, current, name, finding.hint.new) if current else None

@@ -220,7 +220,7 @@ class _Text:
             return UNSURE
         if node.level or node.module != hint.old:
             return UNSURE
-        name = finding.symbol.rpartition(".")[2]
+        name = moved_name(finding)
         if not any(a.name == name for a in node.names):
             return UNSURE
         start = node.col_offset
@@ -362,6 +362,15 @@ def _changed_call(
         what = f"pass {', '.join(hint.names)} by keyword"
         return "".join([*parts, code[last:]]), hint.safe, what
     return None
+
+
+def moved_name(finding: Finding) -> str:
+    """The name a move-import fix moves: the hint's (the import of a name from a module gone
+    whole names the module as its symbol), else the last part of the symbol."""
+    hint = finding.hint
+    if hint is not None and hint.names:
+        return hint.names[0]
+    return finding.symbol.rpartition(".")[2]
 
 
 def old_default(value: object, hint: FixHint) -> bool:

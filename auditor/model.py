@@ -291,7 +291,7 @@ class FixHint:
     action: "rename-keyword" (old -> new), "drop-keyword" (old; made only when the call's
     value is a literal equal to `default`, the baseline's default, and then safe), "keywordize" (the
     positional arguments from index `start` on become keywords `names`), "move-import" (a
-    `from old import name` becomes `from new import name`).
+    `from old import name` becomes `from new import name`; `names` holds the name).
     """
 
     action: str

@@ -257,3 +257,51 @@ def test_a_misspelt_kind_in_an_ignore_comment_is_unknown_with_did_you_mean(
     select = acme.audit("--select", "unexpected-keywrd")
     assert select.exit_code == 2
     assert "did you mean 'unexpected-keyword'?" in select.stderr  # the same words
+
+
+# --------------------------------------------------------------------------- item 6
+
+UTIL = "def g(x, y=1):\n    return x + y\n"
+NET = "import socket\n\n\ndef g(x, y=1):\n    return (x + y) * (socket.AF_INET > 0)\n"
+USES_G = "from pkg.util import g\n\n\ndef go():\n    return g(1)\n"
+
+
+def test_a_module_gone_whose_definition_moved_beside_it_says_where_with_a_fix(
+    case: Callable[[str], Case], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pkg.util` is gone and the same `def g` is in `pkg.net`, which nothing imports: the
+    search went only through what the surviving packages import, and said nothing. Now the
+    package's folder is listed: "now lives in pkg.net.g: `from pkg.net import g`", with a
+    safe fix, after which the consumer runs at 0.2 as it did at 0.1."""
+    monkeypatch.setenv("DRIFT_AUDIT_NO_REPLAY", "1")  # each run audits
+    pkg = case("pkg")
+    pkg.provider("0.1", {"pkg/__init__.py": "", "pkg/util.py": UTIL})
+    pkg.provider("0.2", {"pkg/__init__.py": "", "pkg/other.py": "X = 1\n"})
+    pkg.consumer({"widget/__init__.py": USES_G})
+    (before,) = pkg.findings()  # no definition anywhere yet: nothing to say
+    assert before["kind"] == "removed-module" and before["suggestion"] is None
+    pkg.provider("0.2", {"pkg/net.py": NET})  # the same cache: a kept answer must not hold
+    assert pkg.run("0.1", "__import__('widget').go()") == "2"
+    assert pkg.run("0.2", "__import__('widget').go()") == "ModuleNotFoundError"
+    (finding,) = pkg.findings()
+    assert finding["suggestion"] == (
+        "a definition of that name now lives in pkg.net.g: `from pkg.net import g`"
+    )
+    assert finding["fix"]["safe"] is True
+    assert finding["fix"]["description"] == "import g from pkg.net"
+    fixed = pkg.audit("--fix")
+    assert "fixed 1 finding in 1 file" in fixed.stderr and "no drift found" in fixed.stdout
+    assert pkg.read("widget/__init__.py") == USES_G.replace("pkg.util", "pkg.net")
+    assert pkg.run("0.2", "__import__('widget').go()") == "2"
+
+
+def test_a_definition_beside_it_of_another_signature_is_named_but_not_fixed(
+    case: Callable[[str], Case],
+) -> None:
+    pkg = case("pkg")
+    pkg.provider("0.1", {"pkg/__init__.py": "", "pkg/util.py": UTIL})
+    pkg.provider("0.2", {"pkg/__init__.py": "", "pkg/net.py": "def g(x, *, y):\n    return x\n"})
+    pkg.consumer({"widget/__init__.py": USES_G})
+    (finding,) = pkg.findings()
+    assert finding["suggestion"].endswith("`from pkg.net import g`")
+    assert "fix" not in finding  # moving the import would not keep the call's meaning
