@@ -73,9 +73,23 @@ class MoveSearch(ModuleLoader):
         if _MARKER.search(dotted) or "." not in dotted:
             return None
         found = _definition_in(self._near(dotted, name), name, dotted)
-        if found is None and self.owns_itself(dotted):
+        if found is None and self.owns_itself(dotted) and self._of_a_module(dotted):
             found = self._beside(dotted, name)
         return found
+
+    def _of_a_module(self, dotted: str) -> bool:
+        """Whether the gone name was a module's (its parent a module, or gone), not a
+        class's: a method gone from a class did not move into a module beside it."""
+        parent = dotted.rpartition(".")[0]
+        try:
+            if self._module(parent) is not None:
+                return True
+            grandparent, _, short = parent.rpartition(".")
+            holder = self._module(grandparent) if grandparent else None
+        except Unknown:
+            return False
+        member = holder.members.get(short) if holder is not None else None
+        return member is None or (not member.is_alias and bool(member.is_module))
 
     def move_basis(self) -> tuple[frozenset[str], frozenset[str]] | None:
         """What the searches so far read beyond the modules loaded: the modules whose text

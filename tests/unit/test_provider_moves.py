@@ -97,3 +97,20 @@ def test_a_module_beside_that_only_uses_the_name_is_not_visited(tmp_path: Path) 
     read, listed = basis
     assert listed == {"acme"} and read == {"acme.calls", "acme.compare", "acme.nested"}
     assert api.loaded_modules() == {"acme"}  # none of the three visited
+
+
+def test_a_method_gone_from_a_class_is_not_looked_for_beside_its_module(tmp_path: Path) -> None:
+    """`Box.shut` is gone from its class: a module-level `def shut` beside `acme.box` is no
+    new home of a method; a module-level `shut` gone from `acme.box` is found there."""
+    from auditor.provider.api import ProviderAPI
+    from auditor.sources.trees import FolderTree
+    from tests.conftest import make_tree
+
+    root = make_tree(tmp_path / "tree", {
+        "acme/__init__.py": "",
+        "acme/box.py": "class Box:\n    def size(self):\n        return 1\n",
+        "acme/other.py": "def shut(x):\n    return x\n",
+    })  # fmt: skip
+    api = ProviderAPI(FolderTree(root, packages=["acme"]), ["acme"], "0.2")
+    assert api.moved("acme.box.Box.shut") is None
+    assert api.moved("acme.box.shut") == "acme.other.shut"
