@@ -71,6 +71,10 @@ check: lint types contracts ## lint, types and contracts
 golden: $(STAMP) ## rewrite the golden reports after a reviewed change
 	$(PY) -m pytest -q tests/functional/test_golden.py --update-golden
 
+.PHONY: figures
+figures: $(STAMP) ## recompute the figures the docs quote (docs/figures.json and each <!-- fig:... --> marker)
+	$(PY) -m tests.docfigures --write
+
 WORLD_ARGS ?=
 WORLD_MANIFEST := $(firstword $(wildcard tests/world/manifest.toml) tests/world/manifest-dev.toml)
 WORLD_FLAGS := --manifest $(WORLD_MANIFEST) $(WORLD_ARGS)

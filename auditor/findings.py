@@ -360,11 +360,16 @@ def _site_findings(check: SiteCheck, context: _Context) -> list[Finding]:
 
 
 def _as_known(problem: Problem, baseline: Verdict | None) -> Problem:
-    """A removed name that was a module in the baseline is a removed module."""
+    """A removed name that was a module of the provider in the baseline is a removed
+    module; a name bound to a module from elsewhere (`from pkg import json`, where pkg's
+    `json` is the standard library's) stays a removed name."""
     was = baseline.resolution.symbol if baseline is not None else None
-    if problem.kind is Kind.REMOVED_SYMBOL and was is not None and was.kind is SymbolKind.MODULE:
-        return replace(problem, kind=Kind.REMOVED_MODULE)
-    return problem
+    if problem.kind is not Kind.REMOVED_SYMBOL or was is None or was.kind is not SymbolKind.MODULE:
+        return problem
+    asked = baseline.resolution.path if baseline is not None else ""
+    if root_of(was.path) != root_of(asked):
+        return problem
+    return replace(problem, kind=Kind.REMOVED_MODULE)
 
 
 def _excused(site: Site, problem: Problem, version: str, context: _Context) -> bool:

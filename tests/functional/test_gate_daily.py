@@ -76,7 +76,7 @@ def test_baseline_counts_occurrences_so_a_second_same_shape_break_is_new(project
         (5, "unexpected-keyword", "baselined"),
         (6, "unexpected-keyword", "new"),  # exactly the extra one
     ]
-    assert "1 new error" in result.stdout and "1 baselined" in result.stdout
+    assert "1 new error" in result.stdout and "1 recorded" in result.stdout
 
     assert project.run("--write-baseline", "base.json").exit_code == 1
     counted = (project.root / "base.json").read_bytes()
