@@ -288,10 +288,10 @@ class Resolution:
 class FixHint:
     """What would repair a finding, as the analysis knows it (auditor/fixes.py makes the edit).
 
-    action: "rename-keyword" (old -> new), "drop-keyword" (old; safe only when the call's
-    value is a literal equal to `default`, the baseline's default), "keywordize" (the
+    action: "rename-keyword" (old -> new), "drop-keyword" (old; made only when the call's
+    value is a literal equal to `default`, the baseline's default, and then safe), "keywordize" (the
     positional arguments from index `start` on become keywords `names`), "move-import" (a
-    `from old import name` becomes `from new import name`).
+    `from old import name` becomes `from new import name`; `names` holds the name).
     """
 
     action: str

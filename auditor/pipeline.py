@@ -75,6 +75,7 @@ from auditor.releases import (
 from auditor.scan import ScanStore, scan_cached
 from auditor.scan.source import excluded_paths
 from auditor.sources import open_index, resolve_consumer
+from auditor.suppressions import unused_warnings
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -751,12 +752,8 @@ def _recorded_findings(path: str | Path | None, root: Path | None) -> Recorded:
 
 
 def _warn_unused(unused: Iterable[tuple[str, int, tuple[str, ...]]]) -> None:
-    for path, line, kinds in unused:
-        comment = f"ignore[{', '.join(kinds)}]" if kinds else "ignore"
-        logger.warning(
-            "%s:%d: unused suppression `# drift-audit: %s`: no such finding on this line",
-            path, line, comment,
-        )  # fmt: skip
+    for line in unused_warnings(unused):  # a kind that is no kind is named unknown
+        logger.warning("%s", line)
 
 
 def _call_sites(scan: ConsumerScan) -> int:

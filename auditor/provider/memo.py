@@ -39,7 +39,7 @@ from auditor.model import (
     interpreter,
 )
 from auditor.provider.paths import candidates
-from auditor.sources import file_digest, has_extension
+from auditor.sources import file_digest, folder_entries, has_extension
 from auditor.sources.stdlib import with_stdlib
 
 if TYPE_CHECKING:
@@ -299,6 +299,9 @@ def _well_typed(resolution: Resolution) -> bool:
     )
 
 
+LISTED = "listed:"  # a memo dependency on a package folder's listing, not on a module
+
+
 class MemoizedProvider:
     """The pipeline's resolver for one release: the memo first, griffe only on a miss."""
 
@@ -393,7 +396,11 @@ class MemoizedProvider:
             return str(stored["found"]) if stored["found"] else None
         api = self._real()
         found = api.moved(dotted)
-        self.memo.store(key, self._deps(api.loaded_modules()), {"found": found})
+        basis = api.move_basis()  # the texts and folder listings the search read too
+        if basis is None:  # a file it needed could not be fetched: nothing to keep
+            return found
+        deps = (*api.loaded_modules(), *basis[0], *(LISTED + folder for folder in basis[1]))
+        self.memo.store(key, self._deps(deps), {"found": found})
         return found
 
     def _real(self) -> ProviderAPI:
@@ -414,7 +421,11 @@ class MemoizedProvider:
 
     def _compute_digest(self, module: str) -> str:
         """Every file that may hold the module counts: the source that runs and a stub
-        beside it (a lazy loader's `attach_stub` reads the `.pyi` of a `.py` package)."""
+        beside it (a lazy loader's `attach_stub` reads the `.pyi` of a `.py` package). A
+        `LISTED` package stands for its folder's listing (moves.py lists folders)."""
+        if module.startswith(LISTED):
+            package = module.removeprefix(LISTED)
+            return "listed:" + repr(folder_entries(self.tree, package.replace(".", "/")))
         base = module.replace(".", "/")
         found = []
         for candidate in candidates(module):

@@ -147,6 +147,26 @@ class FolderTree:
         stem = f"{folder}/" if folder else ""
         return any(extension_base(stem + n) == rel for n in names)
 
+    def entries(self, path: str) -> tuple[str, ...]:
+        """sources.folder_entries(): the names in a folder that may be modules, from the
+        file list, else from the folder (inside the confine); () when there is none."""
+        from auditor.sources import module_entries
+
+        rel = safe_relative(path)
+        if not rel:
+            return ()
+        if self.files is not None:
+            inside = [f[len(rel) + 1 :] for f in self.files if f.startswith(f"{rel}/")]
+            return module_entries(f.split("/", 1)[0] for f in inside)
+        folder = self.root / rel
+        if not (folder.is_dir() and _inside_root(self.confine, folder)):
+            return ()
+        try:
+            with os.scandir(folder) as it:
+                return module_entries(e.name for e in it)
+        except OSError:
+            return ()
+
     def walk(self) -> Iterator[str]:
         if self.files is not None:
             tops = set(self.packages) if self.packages is not None else None
