@@ -428,7 +428,7 @@ def _percent(value: float | None) -> str:
 def _undecided_tables(results: dict[str, Any]) -> list[str]:
     o = results["overall"]
     out = ["", "### Undecided", ""]
-    if not o["undecided_audits"] and not o["undecided_consumers"]:
+    if not o.get("undecided_audits") and not o.get("undecided_consumers"):
         return [*out, "Not measured: no ecosystem report of this run lists its undecided sites."]
     out += [
         f"Call sites undecided: {_percent(o['undecided_site_share'])} ({o['undecided_sites']} "
@@ -451,7 +451,7 @@ def _undecided_tables(results: dict[str, Any]) -> list[str]:
 
 
 def _by_cause(results: dict[str, Any]) -> list[str]:
-    rows = results["undecided_by_cause"]
+    rows = results.get("undecided_by_cause", [])
     if not rows:
         return []
     out = ["", "### Undecided sites by cause", ""]
