@@ -440,8 +440,9 @@ def _undecided_tables(results: dict[str, Any]) -> list[str]:
         "",
         "A site is undecided when the tool could not decide it (never a finding); a touchpoint "
         "is undecided when its file and line carry one; an undecided break is a break the judge "
-        "found on such a touchpoint (the misses hidden in undecided). An audit whose report does "
-        "not list its undecided sites is not measured, never counted as 0%.",
+        "found on such a touchpoint, outside any guard (the misses hidden in undecided are those "
+        "of them the run did not report). An audit whose report does not list its undecided "
+        "sites is not measured, never counted as 0%.",
         "",
     ]
     fam = [[cell(f["family"]), *_undecided_cells(f)] for f in results["families"]]
