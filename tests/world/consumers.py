@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import tarfile
@@ -35,6 +36,17 @@ SKIPPED_TOP = frozenset(
     {"tests", "test", "testing", "docs", "doc", "examples", "example", "benchmarks", "bench",
      "setup", "conftest", "build", "dist", "scripts", "tools"}
 )  # fmt: skip
+
+
+TEST_PACKAGE = re.compile(r"^(tests?_.+|.+_tests?|testing_.+)$")  # an sdist's test package
+
+
+def _judged_top(name: str) -> bool:
+    """Whether a top-level name of an sdist is one the judge reads: not the project's tests,
+    docs or tools, by name (`tests`, `test_haystack`, `haystack_tests`), which its wheel
+    does not install and no dependent of it imports."""
+    stem = name.lower()
+    return stem not in SKIPPED_TOP and not TEST_PACKAGE.match(stem)
 
 
 class ConsumerError(Exception):
@@ -122,7 +134,7 @@ def _sdist_layout(dest: Path) -> tuple[Path, tuple[str, ...]]:
     tops = [
         p
         for p in sorted(root.iterdir())
-        if p.stem.lower() not in SKIPPED_TOP
+        if _judged_top(p.stem)
         and ((p.is_dir() and (p / "__init__.py").is_file()) or p.suffix == ".py")
     ]
     return root, _py_files(root, tops)
