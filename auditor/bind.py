@@ -151,6 +151,8 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
     resolution = resolver.resolve(
         _lookup_path(site), module_only=site.module_only, from_import=from_import
     )
+    if site.action is Action.OVERRIDE and resolution.status is Lookup.UNKNOWN:
+        resolution = _overridden(site, resolver, resolution)
     if resolution.status is Lookup.MISSING_MODULE:
         return Verdict(resolution, (Problem(Kind.REMOVED_MODULE),))
     if resolution.status is Lookup.UNREADABLE:
@@ -179,6 +181,14 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
         why = f"the provider warns when more than {limit} arguments are passed by position"
         problems = (Problem(Kind.DEPRECATED, None, why),)  # it still runs: a warning
     return Verdict(resolution, problems, signature)
+
+
+def _overridden(site: Site, resolver: Resolver, on_instance: Resolution) -> Resolution:
+    """An override whose name no class of the provider's MRO defines (nor its metaclass):
+    the consumer's own method, whatever an instance may be given elsewhere (scikit-learn's
+    `set_params` sets any attribute by `setattr`): only a class attribute is overridden."""
+    on_class = resolver.resolve(site.target)
+    return on_class if on_class.status is Lookup.MISSING_NAME else on_instance
 
 
 def _unreadable(resolution: Resolution) -> Problem:

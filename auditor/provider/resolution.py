@@ -35,11 +35,11 @@ from auditor.provider.lookup import (
     _Overloads,
     _Typed,
 )
-from auditor.provider.members import ClassMembers
 from auditor.provider.paths import bare
+from auditor.provider.typed import Stored, TypedMembers
 
 
-class PathResolver(ClassMembers):
+class PathResolver(TypedMembers):
     """The walk of a dotted path through the release, part by part."""
 
     def _star_bound(self, module_path: str, name: str) -> Any:
@@ -137,6 +137,8 @@ class PathResolver(ClassMembers):
             return self._instance_member(obj.cls, name, path, depth)
         if isinstance(obj, griffe.Attribute):
             return self._member(self._annotated(obj, depth), name, path, depth)
+        if isinstance(obj, Stored):
+            return self._member(self._stored_type(obj, depth), name, path, depth)
         if isinstance(obj, _Dynamic):
             if obj.obj is None:
                 raise Unknown(f"{obj.path} is served at run time; what it is is not known")
@@ -300,19 +302,46 @@ class PathResolver(ClassMembers):
             if function.overloads:
                 return self._overloaded_result(function.overloads, function.path, depth)
             if function.returns is None:
-                made = self._made_by(function, depth)
+                owner = obj.owner if isinstance(obj, _Bound) else None
+                made = self._made_by(function, owner, depth)
                 if made is not None:
-                    return _Instance(made)
+                    return made
             return self._type_of(function.returns, function, depth)
         raise Unknown("the result of calling this object is not tracked")
 
-    def _made_by(self, function: griffe.Function, depth: int) -> griffe.Class | None:
-        """The provider class an unannotated function's every return makes (returns.py)."""
+    def _made_by(self, function: griffe.Function, owner: griffe.Class | None, depth: int) -> Any:
+        """What an unannotated function's every return gives (returns.py): an instance of
+        the provider class it makes, what the provider function it calls returns, or, for a
+        method reached through an instance, that instance (`return self`) or what another of
+        its methods returns (`return self.send(...)`); None when that is not known."""
+        if depth > MAX_DEPTH:
+            raise Unknown(f"too many calls while following what {function.path} returns")
         node = _function_ast(function)
-        spelled = returns.made_by(node) if node is not None else None
+        receiver = returns.receiver(node) if owner is not None and node is not None else None
+        spelled = returns.made_by(node, receiver) if node is not None else None
         if spelled is None or not isinstance(function.module, griffe.Module):
             return None
-        return self._provider_class(_canonical(function.module, spelled), depth)
+        if owner is not None and spelled == returns.SELF:
+            return _Instance(owner)
+        if owner is not None and spelled.startswith(returns.SELF + "."):
+            method = spelled.removeprefix(returns.SELF + ".")
+            path = f"{owner.path}().{method}"
+            try:
+                member = self._instance_member(owner, method, path, depth + 1)
+            except _Missing:
+                return None
+            return self._call_result(member, depth + 1)
+        made = _canonical(function.module, spelled)
+        found = self._provider_class(made, depth)
+        if found is not None:
+            return _Instance(found)
+        if not self.owns(made):
+            return None
+        try:
+            callee = self._find(made, depth + 1)
+        except _Missing:
+            return None
+        return self._call_result(callee, depth + 1)
 
     def _overload_set(self, path: str) -> list[Any]:
         owner, _, name = path.rpartition(".")
@@ -338,6 +367,10 @@ class PathResolver(ClassMembers):
         return found[0]
 
     def _annotated(self, attr: griffe.Attribute, depth: int) -> Any:
+        if attr.annotation is None and isinstance(attr.parent, griffe.Module):
+            return self._module_attribute_type(attr, depth)  # `api = HfApi()`
+        if attr.annotation is None and isinstance(attr.parent, griffe.Class):
+            return self._class_attribute_type(attr, attr.parent, depth)
         return self._type_of(attr.annotation, attr, depth)
 
     def _type_of(self, annotation: Any, owner: Any, depth: int) -> Any:

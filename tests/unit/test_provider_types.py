@@ -1,0 +1,179 @@
+"""Types that flow through values the provider gives no annotation (typed.py, attributes.py,
+returns.py): module-level instances, attributes any method stores, `return self`."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from auditor.model import Lookup
+from auditor.provider import ProviderAPI
+from auditor.provider.attributes import callee, class_stores, module_stores
+from auditor.provider.returns import SELF, made_by, receiver
+from tests.helpers import DictTree
+
+ACME = {
+    "acme/__init__.py": (
+        "from acme.hub import api, create, Api\nfrom acme.est import Plain, Estimator, Model\n"
+    ),
+    "acme/hub.py": textwrap.dedent(
+        """
+        class Repo:
+            def push(self, branch=None):
+                return branch
+
+        class Api:
+            def create(self, name):
+                return Repo()
+
+            def make(self, name):
+                return self.create(name)
+
+            def chained(self):
+                return self
+
+        api = Api()
+        create = api.create
+        client = Api()
+
+        def reset():
+            global client
+            client = None
+        """
+    ),
+    "acme/est.py": textwrap.dedent(
+        """
+        class Helper:
+            def transform(self, x):
+                return x
+
+        class Plain:
+            def fit(self, data):
+                self.helper_ = Helper()
+                self.n_ = 1
+                return self
+
+        class Estimator:
+            def fit(self, data):
+                self.helper_ = Helper()
+                return self
+
+            def set_params(self, **params):
+                for key, value in params.items():
+                    setattr(self, key, value)
+
+        class Model:
+            objects = Helper()
+        """
+    ),
+}
+
+
+@pytest.fixture
+def api() -> ProviderAPI:
+    return ProviderAPI(DictTree(ACME), ("acme",), "0.1")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "acme.api.create",  # a module-level instance's method
+        "acme.create",  # a module name bound to a method of one
+        "acme.Api().make().push",  # what the method it returns makes
+        "acme.Api().chained().make",  # `return self`
+        "acme.Plain().fit().helper_.transform",  # a method stores it, of a known type
+        "acme.Plain().n_",  # a method stores it: it exists
+        "acme.Model.objects.transform",  # a class attribute made by a call
+    ],
+)
+def test_a_value_without_an_annotation_has_the_type_its_stores_make(
+    api: ProviderAPI, path: str
+) -> None:
+    assert api.resolve(path).status is Lookup.FOUND, api.resolve(path).detail
+
+
+@pytest.mark.parametrize(
+    ("path", "why"),
+    [
+        ("acme.hub.client.create", "not a provider class"),  # `global client` in reset()
+        ("acme.Estimator().fit().helper_.transform", "may be set by name"),  # setattr
+    ],
+)
+def test_a_value_that_may_be_rebound_has_no_type(api: ProviderAPI, path: str, why: str) -> None:
+    resolution = api.resolve(path)
+    assert resolution.status is Lookup.UNKNOWN
+    assert why in (resolution.detail or "")
+
+
+def test_an_attribute_no_method_stores_is_missing(api: ProviderAPI) -> None:
+    assert api.resolve("acme.Plain().gone_").status is Lookup.MISSING_NAME
+
+
+def test_every_kind_of_store_on_self_is_found() -> None:
+    source = textwrap.dedent(
+        """
+        class C:
+            a = None
+            def m(me, x):
+                me.b, (me.c, y) = 1, (2, 3)
+                for me.d in x: pass
+                setattr(me, "e", Thing())
+                object.__setattr__(me, "f", 1)
+                super().__setattr__("g", 1)
+                def inner():
+                    me.h = 1
+                def other(me):
+                    me.not_this = 1
+            @staticmethod
+            def s(me):
+                me.not_static = 1
+            @classmethod
+            def k(cls):
+                cls.i = Thing()
+        """
+    )
+    stores = class_stores(source)
+    assert stores is not None
+    assert set(stores) == set("abcdefghi")
+    assert callee(stores["e"]) == "Thing"
+    assert callee(stores["b"]) is None  # part of an unpacking: no one value
+
+
+def test_a_store_whose_callee_the_method_binds_itself_has_no_callee() -> None:
+    stores = class_stores("class C:\n    def m(self, Thing):\n        self.x = Thing()\n")
+    assert stores is not None
+    assert callee(stores["x"]) is None
+    both = class_stores("class C:\n    def m(self):\n        self.x = A()\n        self.x = B()\n")
+    assert both is not None
+    assert callee(both["x"]) is None  # two callees
+    none = class_stores("class C:\n    def m(self):\n        self.x = None\n        self.x = A()\n")
+    assert none is not None
+    assert callee(none["x"]) == "A"  # None aside
+
+
+def test_a_module_name_a_function_rebinds_has_no_stores() -> None:
+    tree = ast.parse("api = Api()\ndef f():\n    global api\n    api = 1\n")
+    assert module_stores(tree, "api") is None
+    tree = ast.parse("api = Api()\ndef f():\n    api = 1\n")  # a local of f
+    stores = module_stores(tree, "api")
+    assert stores is not None
+    assert callee(stores) == "Api"
+
+
+def test_a_method_returning_its_receiver_or_another_method_s_result() -> None:
+    def function(text: str) -> ast.FunctionDef:
+        node = ast.parse(textwrap.dedent(text)).body[0]
+        assert isinstance(node, ast.FunctionDef)
+        return node
+
+    plain = function("def fit(self, x):\n    return self\n")
+    assert made_by(plain, receiver(plain)) == SELF
+    assert made_by(plain) is None  # a function's parameter: not followed
+    other = function("def make(self):\n    if x:\n        return self.a()\n    return self.a(1)\n")
+    assert made_by(other, "self") == f"{SELF}.a"
+    rebound = function("def f(self):\n    self = other()\n    return self\n")
+    assert made_by(rebound, "self") is None
+    klass = function("@classmethod\ndef f(cls):\n    return cls\n")
+    assert receiver(klass) is None
