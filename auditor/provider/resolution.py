@@ -119,11 +119,45 @@ class PathResolver(TypedMembers):
         """`obj[k]` ("[]") or an element of iterating obj ("[*]"), from its annotation:
         `list[X]`, `Sequence[X]`, `tuple[X, ...]`, `set[X]` give X; `dict[K, V]` gives V when
         subscripted and K when iterated."""
+        if isinstance(obj, _Instance):  # what its `__getitem__` or `__iter__` says
+            return self._protocol_result(obj.cls, marker, depth)
         annotation = obj.annotation if isinstance(obj, (griffe.Attribute, _Typed)) else None
         element = exprs.element_annotation(annotation, iterate=marker == "[*]")
         if element is None:
             raise Unknown("the elements of this value are not known statically")
         return self._type_of(element, obj, depth)
+
+    def _protocol_result(self, cls: griffe.Class, marker: str, depth: int) -> Any:
+        """`obj[k]`: what the class's `__getitem__` returns; an element of `for x in obj`:
+        an element of what its `__iter__` returns (`Iterator[Module]`)."""
+        if depth > MAX_DEPTH:
+            raise Unknown(f"too many steps while following the elements of {cls.path}")
+        method = "__getitem__" if marker == "[]" else "__iter__"
+        member = self._instance_member(cls, method, f"{cls.path}().{method}", depth + 1)
+        result = self._call_result(member, depth + 1)
+        if marker == "[]":
+            return result
+        if isinstance(result, _Instance):  # an iterator: what its `__next__` returns
+            step = self._instance_member(result.cls, "__next__", f"{result.cls.path}()", depth)
+            return self._call_result(step, depth + 1)
+        return self._element(result, "[*]", depth + 1)
+
+    def _returns_receiver(self, function: griffe.Function, depth: int) -> bool:
+        """A method annotated to return its receiver's own type: `-> Self`, or a type
+        variable that is also the first parameter's annotation (`def copy(self: NDFrameT)
+        -> NDFrameT`); a class named there is that class, not the receiver's."""
+        returns = function.returns
+        if returns is None or isinstance(returns, str):
+            return False
+        path = exprs.expr_path(returns)
+        if path in SELF_TYPES:
+            return True
+        params = list(function.parameters)
+        first = params[0].annotation if params else None
+        if first is None or str(first) != str(returns):
+            return False
+        owned = path is not None and self.owns(path) and "[" not in str(returns)
+        return owned and self._provider_class(path, depth) is None
 
     def _member(self, obj: Any, name: str, path: str, depth: int) -> Any:
         if isinstance(obj, griffe.Module):
@@ -301,8 +335,10 @@ class PathResolver(TypedMembers):
             function = obj.function if isinstance(obj, _Bound) else obj
             if function.overloads:
                 return self._overloaded_result(function.overloads, function.path, depth)
+            owner = obj.owner if isinstance(obj, _Bound) else None
+            if owner is not None and self._returns_receiver(function, depth):
+                return _Instance(owner)  # `-> Self`, `(self: T, ...) -> T`
             if function.returns is None:
-                owner = obj.owner if isinstance(obj, _Bound) else None
                 made = self._made_by(function, owner, depth)
                 if made is not None:
                     return made
@@ -394,6 +430,9 @@ class PathResolver(TypedMembers):
         if named is not None and self.owns(named):  # `ib = attr = attrib`: the same object
             return self._find(named, depth + 1)
         return member
+
+
+SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self", "Self"})
 
 
 def _named_by(member: Any) -> str | None:

@@ -22,7 +22,7 @@ import griffe
 
 from auditor.provider import attributes, classes, hooks
 from auditor.provider.classes import Unknown
-from auditor.provider.lookup import _Bound, _canonical, _Missing, _source
+from auditor.provider.lookup import _Bound, _canonical, _Instance, _Missing, _source
 from auditor.provider.members import _DICT_WRITE, ClassMembers
 
 if TYPE_CHECKING:
@@ -146,7 +146,15 @@ class TypedMembers(ClassMembers):
             callee = self._find(path, depth + 1)
         except _Missing:
             raise Unknown(f"the type of {where} is not known: {path} is not found") from None
-        return self._call_result(callee, depth + 1)
+        made = self._call_result(callee, depth + 1)
+        if isinstance(made, _Instance) and self._descriptor(made.cls, depth):
+            raise Unknown(f"the type of {where} is not known: {made.cls.path} is a descriptor")
+        return made
+
+    def _descriptor(self, cls: griffe.Class, depth: int) -> bool:
+        """A class whose instances are descriptors (or may be): reading one stored on a
+        class gives what its `__get__` returns, not the instance itself."""
+        return any(k is None or "__get__" in k.members for k in self._mro(cls, depth))
 
     def _may_set(self, klass: griffe.Class, name: str, cls: griffe.Class, depth: int) -> bool:
         """Whether the class may set `name` on its instances some other way than by a

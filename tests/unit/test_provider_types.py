@@ -66,6 +66,35 @@ ACME = {
 
         class Model:
             objects = Helper()
+
+        class Axis:
+            def __get__(self, obj, owner=None):
+                return 1
+
+        class Indexed:
+            index = Axis()
+        """
+    ),
+    "acme/frames.py": textwrap.dedent(
+        """
+        from typing import Iterator, Self, TypeVar
+
+        T = TypeVar("T")
+
+        class Column:
+            def total(self):
+                return 0
+
+        class Frame:
+            def copy(self: T) -> T: ...
+            def view(self) -> Self: ...
+            def other(self: "Frame") -> "Frame": ...
+            def __getitem__(self, key) -> Column: ...
+            def __iter__(self) -> Iterator[Column]: ...
+
+        class Table(Frame):
+            def width(self):
+                return 1
         """
     ),
 }
@@ -86,6 +115,10 @@ def api() -> ProviderAPI:
         "acme.Plain().fit().helper_.transform",  # a method stores it, of a known type
         "acme.Plain().n_",  # a method stores it: it exists
         "acme.Model.objects.transform",  # a class attribute made by a call
+        "acme.frames.Table().copy().width",  # `(self: T) -> T`
+        "acme.frames.Table().view().width",  # `-> Self`
+        "acme.frames.Table()[].total",  # what `__getitem__` returns
+        "acme.frames.Table()[*].total",  # an element of what `__iter__` returns
     ],
 )
 def test_a_value_without_an_annotation_has_the_type_its_stores_make(
@@ -99,6 +132,7 @@ def test_a_value_without_an_annotation_has_the_type_its_stores_make(
     [
         ("acme.hub.client.create", "not a provider class"),  # `global client` in reset()
         ("acme.Estimator().fit().helper_.transform", "may be set by name"),  # setattr
+        ("acme.est.Indexed.index.bit_length", "is a descriptor"),  # what `__get__` gives
     ],
 )
 def test_a_value_that_may_be_rebound_has_no_type(api: ProviderAPI, path: str, why: str) -> None:
@@ -109,6 +143,11 @@ def test_a_value_that_may_be_rebound_has_no_type(api: ProviderAPI, path: str, wh
 
 def test_an_attribute_no_method_stores_is_missing(api: ProviderAPI) -> None:
     assert api.resolve("acme.Plain().gone_").status is Lookup.MISSING_NAME
+
+
+def test_a_string_annotation_of_the_receiver_is_the_class_it_names(api: ProviderAPI) -> None:
+    """`def other(self: "Frame") -> "Frame"` returns a Frame, not the receiver's subclass."""
+    assert api.resolve("acme.frames.Table().other().width").status is not Lookup.FOUND
 
 
 def test_every_kind_of_store_on_self_is_found() -> None:

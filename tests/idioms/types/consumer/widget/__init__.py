@@ -75,3 +75,24 @@ def probe_method_a_subclass_adds_beside_a_setattr():
             return data
 
     return Mine().fit(1)
+
+
+def probe_method_typed_to_return_its_receiver():
+    return acme.frames.Table().copy().width(strict=True)
+
+
+def probe_item_of_what_getitem_returns():
+    return acme.frames.Table()["a"].total(skipna=False)
+
+
+def probe_element_of_what_iter_returns():
+    for column in acme.frames.Table():
+        return column.total(skipna=False)
+
+
+def probe_item_that_still_fits():
+    return acme.frames.Table()["a"].total()
+
+
+def probe_class_attribute_that_is_a_descriptor():
+    return acme.frames.Indexed().index.labels(sort=True)  # oracle: unknown
