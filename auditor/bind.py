@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 from auditor.behaviour import changed_defaults, changed_return
 from auditor.kinds import Kind
 from auditor.model import Action, CallShape, FixHint, Lookup, ParamKind, Resolution, SymbolKind
+from auditor.probable import evidence, owners_of
 from auditor.provider.paths import STAR, star_parts, without_star
 
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ class Verdict:
     resolution: Resolution
     problems: tuple[Problem, ...] = ()
     callee: Signature | None = None  # the callee's signature in that release
+    owners: Resolution | None = None  # an undecided method call: which exported classes
+    # have a method of that name in that release (`probable`, probable.py)
 
     @property
     def signature(self) -> str | None:
@@ -165,6 +168,8 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
         if site.store and site.action is Action.ATTRIBUTE:
             return Verdict(resolution)  # assigning a new attribute is no error
         return Verdict(resolution, (_removed(resolver, site),))
+    if resolution.status is Lookup.UNKNOWN and site.action is Action.CALL:
+        return Verdict(resolution, owners=owners_of(site, resolver))
     symbol = resolution.symbol
     if symbol is None or symbol.signature is None:
         return Verdict(resolution)
@@ -447,6 +452,7 @@ def _compared(site: Site, before: Verdict | None, after: Verdict) -> tuple[Probl
     deprecated = _newly_deprecated(before, after)
     if deprecated is not None:
         problems.append(deprecated)
+    problems += _probable(site, before, after)
     problems += _deprecated_keywords(site, before, after)
     if before is None or before.callee is None or after.callee is None or after.problems:
         return tuple(problems)
@@ -459,6 +465,13 @@ def _compared(site: Site, before: Verdict | None, after: Verdict) -> tuple[Probl
         shift = positional_shift(site.call, before.callee, after.callee)
         problems += [shift] if shift else [*behavioural(site, before.callee, after.callee)]
     return tuple(problems)
+
+
+def _probable(site: Site, before: Verdict | None, after: Verdict) -> list[Problem]:
+    """A method only the provider's classes had, gone from them, on a value of unknown
+    type: a warning with its evidence (probable.py), never an error."""
+    why = evidence(site, before.owners if before is not None else None, after.owners)
+    return [Problem(Kind.PROBABLE, None, why)] if why is not None else []
 
 
 BINDING = (Kind.UNEXPECTED_KEYWORD, Kind.MISSING_ARGUMENT, Kind.TOO_MANY_POSITIONAL)

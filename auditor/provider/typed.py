@@ -9,6 +9,8 @@
 #       guessed: a base that cannot be read, a store that is not such a call, two callees, a
 #       `setattr`, an instance dict written, a `__getattr__`, a metaclass or a class
 #       decorator that may change what the class holds, a `global` rebinding: unknown.
+# Also `_owners()`: which classes a package's top level binds have a method of a name, and
+# for which that cannot be known: the evidence of a `probable` finding (bind.py).
 # Takes: griffe classes and attributes (lookups through resolution.py, which builds on
 # this). Gives: `Stored` members and `_Instance`s, or raises Unknown.
 """Attributes stored by any method, and the types of values given no annotation."""
@@ -22,13 +24,16 @@ import griffe
 
 from auditor.provider import attributes, classes, hooks
 from auditor.provider.classes import Unknown
-from auditor.provider.lookup import _Bound, _canonical, _Instance, _Missing, _source
+from auditor.provider.lookup import Unlisted, _Bound, _canonical, _Instance, _Missing, _source
 from auditor.provider.members import _DICT_WRITE, ClassMembers
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from auditor.sources import SourceTree
+
+
+MAX_EXPORTS = 400  # top-level names of a package asked which have a method (`probable`)
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,39 @@ class TypedMembers(ClassMembers):
             stores = attributes.class_stores(_source(klass)) or {}
             found = self._stores[id(klass)] = (klass, stores)
         return found[1]
+
+    # ------------------------------------------------------------------ owners
+
+    def _owners(self, package: str, method: str) -> tuple[list[str], list[str]]:
+        """The classes the package's top level binds whose instances have `method` as a
+        method, and those for which that cannot be known (for a `probable` finding)."""
+        module = self._module(package)
+        if module is None:
+            raise _Missing(package, module=True)
+        have: list[str] = []
+        unknown: list[str] = []
+        for name, member in list(module.members.items())[:MAX_EXPORTS]:
+            if name.startswith("_") or getattr(member, "wildcard", None):
+                continue
+            try:
+                cls = self._follow(member, 0)
+            except (_Missing, Unknown, griffe.AliasResolutionError, griffe.CyclicAliasError):
+                continue
+            if not isinstance(cls, griffe.Class) or cls.path in have or cls.path in unknown:
+                continue
+            try:
+                found = self._instance_member(cls, method, f"{cls.path}().{method}", 0)
+            except Unlisted as gap:  # a data-keys __getattr__: gone unless a key is named so
+                if not str(gap).startswith("unless "):
+                    unknown.append(cls.path)
+                continue
+            except _Missing:
+                continue
+            except (Unknown, griffe.AliasResolutionError, griffe.CyclicAliasError):
+                unknown.append(cls.path)
+                continue
+            (have if isinstance(found, _Bound) else unknown).append(cls.path)
+        return have, unknown
 
     # ------------------------------------------------------------------ types
 

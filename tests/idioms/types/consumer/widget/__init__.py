@@ -96,3 +96,12 @@ def probe_item_that_still_fits():
 
 def probe_class_attribute_that_is_a_descriptor():
     return acme.frames.Indexed().index.labels(sort=True)  # oracle: unknown
+
+
+def probe_method_only_the_provider_s_classes_had():
+    # oracle: differential (what open_any returns is not known: only the change is)
+    return acme.open_any(True).spread()
+
+
+def probe_method_a_class_still_has():
+    return acme.open_any(True).total()  # oracle: unknown
