@@ -458,7 +458,7 @@ def _finding(check: SiteCheck, problem: Problem, versions: tuple[str, ...]) -> F
         status = Status.PREEXISTING
     return Finding(
         kind=problem.kind,
-        location=site.location,
+        location=_where(site, problem),
         scope=site.scope,
         symbol=bounded(_symbol(site, last, before), MAX_TEXT_CHARS),
         parameter=_bounded_or_none(problem.parameter, MAX_TEXT_CHARS),
@@ -474,6 +474,18 @@ def _finding(check: SiteCheck, problem: Problem, versions: tuple[str, ...]) -> F
         level=problem.level,
         hint=problem.hint if status is Status.NEW else None,  # never "repair" what already failed
     )
+
+
+def _where(site: Site, problem: Problem) -> Location:
+    """Where a finding goes: the site, or, for a keyword the call passes only through a
+    `**d` spread, where the consumer wrote that key into d (`d["size"] = 1`): the line to
+    change (scan/spreads.py)."""
+    written = site.call.written if site.call is not None else ()
+    if problem.kind is Kind.UNEXPECTED_KEYWORD and problem.parameter is not None:
+        for key, location in written:
+            if key == problem.parameter:
+                return location
+    return site.location
 
 
 def _same_problem(problem: Problem, others: Iterable[Problem]) -> bool:

@@ -21,7 +21,7 @@ import re
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from auditor.model import Definition, Edge, ParamKind
+from auditor.model import Definition, Edge, Location, ParamKind
 from auditor.provider import forwards
 from auditor.scan import flags, results, spreads
 from auditor.scan.calls import call_chain, call_shape, dotted_chain, reference, super_call
@@ -168,11 +168,15 @@ class Walker(Guarding):
             self._named.add(key)
             self.facts.uses.append(Use(self.scope, root, attrs, UseKind.NAME, None, self.guarded))
 
+    def _locate(self, node: ast.AST) -> Location:
+        """Where a node is (a key written into a dict a call spreads)."""
+        return self.facts.positions.location(span_of(node))  # type: ignore[arg-type]
+
     def _call_facts(self, node: ast.Call) -> CallFacts:
         args = node.args
         first = args[0] if args and not isinstance(args[0], ast.Starred) else None
         return CallFacts(
-            call_shape(node, self.facts.spreads(node)),
+            call_shape(node, self.facts.spreads(node), self._locate),
             self.facts.result_use(node),
             first is not None,
             reference(first) if first is not None else None,
@@ -546,7 +550,10 @@ class Walker(Guarding):
         found_super = super_call(node.func) if chain is None else None
         if found_super is not None:
             self._super(
-                found_super[0], found_super[1], node, call_shape(node, self.facts.spreads(node))
+                found_super[0],
+                found_super[1],
+                node,
+                call_shape(node, self.facts.spreads(node), self._locate),
             )
             self.visit(found_super[1])
         elif chain is not None:
