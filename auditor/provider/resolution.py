@@ -389,10 +389,14 @@ class PathResolver(TypedMembers):
 
     def _overloaded_result(self, variants: list[Any], path: str, depth: int) -> Any:
         """What calling an @overload set gives: the class every variant returns, when they all
-        return the same one (whichever variant a call selects); else unknown. Choosing the
-        variant by the call's arguments needs the call, which a dotted path does not carry."""
+        return the same one (whichever variant a call selects), the variants that return
+        None aside (what is looked up on the result fails on None whatever the provider
+        does, as `x = None` is neutral in values.py); else unknown. Choosing the variant by
+        the call's arguments needs the call, which a dotted path does not carry."""
         found: list[Any] = []
         for variant in variants:
+            if str(variant.returns) == "None":
+                continue  # `inplace: Literal[True]` -> None: on None a use fails everywhere
             try:
                 found.append(self._type_of(variant.returns, variant, depth))
             except (_Missing, Unknown):
