@@ -33,6 +33,7 @@ class Store:
     value: ast.expr | None
     annotation: ast.expr | None = None
     local: frozenset[str] = frozenset()
+    on_class: bool = False  # the class body's or a classmethod's: a descriptor there acts
 
 
 Stores = dict[str, list[Store]]
@@ -75,9 +76,9 @@ def _body_store(statement: ast.stmt, found: Stores) -> None:
     if isinstance(statement, ast.Assign):
         for target in statement.targets:
             if isinstance(target, ast.Name):
-                found.setdefault(target.id, []).append(Store(statement.value))
+                found.setdefault(target.id, []).append(Store(statement.value, on_class=True))
     elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-        store = Store(statement.value, statement.annotation)
+        store = Store(statement.value, statement.annotation, on_class=True)
         if statement.value is not None:
             found.setdefault(statement.target.id, []).append(store)
 
@@ -94,14 +95,15 @@ def _method_stores(method: FunctionNode, found: Stores) -> None:
         return
     receiver = params[0].arg
     local = frozenset(_parameters(method) | _assigned(method))
+    on_class = "classmethod" in names
     for node in _receiver_nodes(method, receiver):
         named = _set_by_name(node, receiver)
         if named is not None:
-            found.setdefault(named[0], []).append(Store(named[1], None, local))
+            found.setdefault(named[0], []).append(Store(named[1], None, local, on_class))
         for target, value, annotation in _targets(node):
             for attr in _attributes_of(target, receiver):
                 whole = value if target is attr else None
-                found.setdefault(attr.attr, []).append(Store(whole, annotation, local))
+                found.setdefault(attr.attr, []).append(Store(whole, annotation, local, on_class))
 
 
 def _receiver_nodes(method: FunctionNode, receiver: str) -> list[ast.AST]:

@@ -147,10 +147,12 @@ class TypedMembers(ClassMembers):
     def _made_by_stores(self, known: list[griffe.Class], name: str, where: str, depth: int) -> Any:
         spelled: set[str] = set()
         annotated: list[tuple[Any, griffe.Class]] = []
+        on_class = False
         for klass in known:
             stores = self._stores_of(klass).get(name, [])
             if not stores:
                 continue
+            on_class = on_class or any(s.on_class for s in stores)
             annotation = attributes.annotation(stores)
             if annotation is not None:
                 annotated.append((annotation, klass))
@@ -162,7 +164,7 @@ class TypedMembers(ClassMembers):
             spelled.add(_canonical(module, callee))
         if annotated or len(spelled) != 1:
             raise Unknown(f"the type of {where} is not a provider class")
-        return self._result_of(spelled.pop(), where, depth)
+        return self._result_of(spelled.pop(), where, depth, on_class=on_class)
 
     def _module_attribute_type(self, attr: griffe.Attribute, depth: int) -> Any:
         """The type of an unannotated module attribute (`api = HfApi()`): what every
@@ -176,8 +178,9 @@ class TypedMembers(ClassMembers):
             raise Unknown(f"the type of {where} is not a provider class")
         return self._result_of(_canonical(module, callee), where, depth)
 
-    def _result_of(self, path: str, where: str, depth: int) -> Any:
-        """What calling the provider object at `path` gives."""
+    def _result_of(self, path: str, where: str, depth: int, *, on_class: bool = False) -> Any:
+        """What calling the provider object at `path` gives; `on_class`: the value is stored
+        on a class, where a descriptor gives what its `__get__` returns instead."""
         if not self.owns(path):
             raise Unknown(f"the type of {where} is not a provider class")
         try:
@@ -185,7 +188,7 @@ class TypedMembers(ClassMembers):
         except _Missing:
             raise Unknown(f"the type of {where} is not known: {path} is not found") from None
         made = self._call_result(callee, depth + 1)
-        if isinstance(made, _Instance) and self._descriptor(made.cls, depth):
+        if on_class and isinstance(made, _Instance) and self._descriptor(made.cls, depth):
             raise Unknown(f"the type of {where} is not known: {made.cls.path} is a descriptor")
         return made
 

@@ -73,6 +73,16 @@ ACME = {
 
         class Indexed:
             index = Axis()
+
+        import collections.abc
+
+        class Headers(collections.abc.MutableMapping):
+            def get_list(self, key):
+                return [key]
+
+        class Request:
+            def __init__(self):
+                self.headers = Headers()
         """
     ),
     "acme/frames.py": textwrap.dedent(
@@ -115,6 +125,7 @@ def api() -> ProviderAPI:
         "acme.Plain().fit().helper_.transform",  # a method stores it, of a known type
         "acme.Plain().n_",  # a method stores it: it exists
         "acme.Model.objects.transform",  # a class attribute made by a call
+        "acme.est.Request().headers.get_list",  # on an instance, a descriptor is a value
         "acme.frames.Table().copy().width",  # `(self: T) -> T`
         "acme.frames.Table().view().width",  # `-> Self`
         "acme.frames.Table()[].total",  # what `__getitem__` returns
