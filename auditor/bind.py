@@ -20,7 +20,7 @@ from auditor.behaviour import changed_defaults, changed_return
 from auditor.kinds import Kind
 from auditor.model import Action, CallShape, FixHint, Lookup, ParamKind, Resolution, SymbolKind
 from auditor.probable import evidence, owners_of
-from auditor.provider.paths import STAR, star_parts, without_star
+from auditor.provider.paths import PARAMETER, STAR, bare, star_parts, without_star
 
 if TYPE_CHECKING:
     from auditor.kinds import Severity
@@ -163,6 +163,8 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
     if resolution.status is Lookup.MISSING_NAME:
         if _gone_before_the_call(site.target, resolution.missing):
             return Verdict(resolution)  # `gone().x`: the call of `gone` is reported itself
+        if _own_method(site.target, resolution.missing):
+            return Verdict(resolution)  # `m.@x`: the parameter of a method the provider lacks
         if site.action is Action.OVERRIDE:
             return Verdict(resolution)  # a method of the consumer's own, not an override
         if site.store and site.action is Action.ATTRIBUTE:
@@ -262,6 +264,16 @@ def forwarded(
         return tuple(problems)
     rest = CallShape(0, (*passed_on, *added))  # what the callee adds goes on too
     return forwarded(rest, onward, resolver, depth + 1)
+
+
+def _own_method(target: str, missing: str | None) -> bool:
+    """`Base().m.@x.y` where `Base` has no `m`: `m` is the consumer's own method, `x` its
+    own parameter (scan/values.py gives it the overridden method's type, when there is one)."""
+    parts = target.split(".")
+    for index, part in enumerate(parts):
+        if part.startswith(PARAMETER):
+            return missing == ".".join(bare(p) for p in parts[:index])
+    return False
 
 
 def _gone_before_the_call(target: str, missing: str | None) -> bool:

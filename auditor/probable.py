@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from auditor.model import Lookup
-from auditor.provider.paths import MARKERS, bare, owners_path
+from auditor.provider.paths import MARKERS, PARAMETER, bare, owners_path
 
 if TYPE_CHECKING:
     from auditor.model import Resolution, Site
@@ -47,6 +47,8 @@ def owners_of(site: Site, resolver: Resolver) -> Resolution | None:
         return None
     if not any(marker in receiver for marker in MARKERS):
         return None  # a module or class path: its own lookup decides, not this rule
+    if f".{PARAMETER}" in receiver:
+        return None  # an override's parameter: only the type the provider declares counts
     return resolver.resolve(owners_path(site.target.split(".", 1)[0], method))
 
 

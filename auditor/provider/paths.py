@@ -5,6 +5,7 @@ from __future__ import annotations
 MARKERS = ("()", "[]", "[*]")  # a call, an item, an element (see scan/facts.py)
 STAR = "*"  # a part: `a.*.b` is what `from a import *` binds as `b` (a consumer star import)
 OWNERS = "?"  # a part: `a.?.m` asks which classes the package `a` exports have a method `m`
+PARAMETER = "@"  # a part prefix: `C().m.@x` is what method m of C declares for parameter x
 
 
 def bare(part: str) -> str:

@@ -35,7 +35,7 @@ from auditor.provider.lookup import (
     _Overloads,
     _Typed,
 )
-from auditor.provider.paths import bare
+from auditor.provider.paths import PARAMETER, bare
 from auditor.provider.typed import Stored, TypedMembers
 
 
@@ -77,6 +77,8 @@ class PathResolver(TypedMembers):
             path = ".".join(plain[: index + 1])
             if index < (len(plain) if module_only else imported) and isinstance(obj, griffe.Module):
                 obj = self._imported_member(obj, plain[index], path, depth)
+            elif index + 1 < len(parts) and parts[index + 1].startswith(PARAMETER):
+                obj = self._overridden(obj, plain[index], path, depth)
             else:
                 obj = self._member(obj, plain[index], path, depth)
             for marker in _MARKER.findall(parts[index]):
@@ -159,7 +161,27 @@ class PathResolver(TypedMembers):
         owned = path is not None and self.owns(path) and "[" not in str(returns)
         return owned and self._provider_class(path, depth) is None
 
+    def _overridden(self, obj: Any, name: str, path: str, depth: int) -> Any:
+        """The provider method a consumer method overrides, for its parameters' types: one
+        the provider does not have is missing (bind.py: the method is the consumer's own,
+        its parameters none of the provider's business, never a removal)."""
+        return self._member(obj, name, path, depth)
+
+    def _parameter(self, obj: Any, name: str, depth: int) -> Any:
+        """`method.@name`: an instance of what the provider method declares for its
+        parameter `name` (what it passes the consumer's override)."""
+        function = obj.function if isinstance(obj, _Bound) else obj
+        if not isinstance(function, griffe.Function):
+            raise Unknown(f"parameter {name}: what it belongs to is not a function")
+        param = next((p for p in function.parameters if p.name == name), None)
+        variadic = (griffe.ParameterKind.var_positional, griffe.ParameterKind.var_keyword)
+        if param is None or param.annotation is None or param.kind in variadic:
+            raise Unknown(f"the type of parameter {name} of {function.path} is not known")
+        return self._type_of(param.annotation, function, depth)
+
     def _member(self, obj: Any, name: str, path: str, depth: int) -> Any:
+        if name.startswith(PARAMETER):
+            return self._parameter(obj, name.removeprefix(PARAMETER), depth)
         if isinstance(obj, griffe.Module):
             return self._module_member(obj, name, path, depth)
         if isinstance(obj, griffe.Class):

@@ -105,3 +105,19 @@ def probe_method_only_the_provider_s_classes_had():
 
 def probe_method_a_class_still_has():
     return acme.open_any(True).total()  # oracle: unknown
+
+
+def probe_parameter_of_an_override_has_the_type_the_provider_declares():
+    class Mine(acme.hooks.Callback):
+        def on_end(self, trainer, logs=None):
+            return trainer.fit(1, epochs=2)
+
+    return acme.hooks.run(Mine())
+
+
+def probe_parameter_of_a_method_the_provider_does_not_have():
+    class Mine(acme.hooks.Callback):
+        def mine(self, trainer):
+            return trainer.fit(1, epochs=2)
+
+    return Mine().mine(acme.hooks.Trainer())  # oracle: unknown

@@ -1,7 +1,7 @@
 """Values the provider gives no type: module-level instances, attributes stored by methods,
 methods that return `self` or another method's result."""
 
-from acme import frames, hub
+from acme import frames, hooks, hub
 from acme.est import Estimator, Plain, Settable
 from acme.hub import Api, api, create, make_repo
 from acme.loose import Cell, Sheet, open_any
