@@ -105,6 +105,9 @@ ACME = {
         class Table(Frame):
             def width(self):
                 return 1
+
+        class Callback:
+            def on_end(self, trainer: Table, logs=None, *rest): ...
         """
     ),
 }
@@ -130,6 +133,7 @@ def api() -> ProviderAPI:
         "acme.frames.Table().view().width",  # `-> Self`
         "acme.frames.Table()[].total",  # what `__getitem__` returns
         "acme.frames.Table()[*].total",  # an element of what `__iter__` returns
+        "acme.frames.Callback().on_end.@trainer.width",  # what an override is passed
     ],
 )
 def test_a_value_without_an_annotation_has_the_type_its_stores_make(
@@ -144,6 +148,8 @@ def test_a_value_without_an_annotation_has_the_type_its_stores_make(
         ("acme.hub.client.create", "not a provider class"),  # `global client` in reset()
         ("acme.Estimator().fit().helper_.transform", "may be set by name"),  # setattr
         ("acme.est.Indexed.index.bit_length", "is a descriptor"),  # what `__get__` gives
+        ("acme.frames.Callback().on_end.@logs.keys", "is not known"),  # no annotation
+        ("acme.frames.Callback().on_end.@rest.keys", "is not known"),  # variadic
     ],
 )
 def test_a_value_that_may_be_rebound_has_no_type(api: ProviderAPI, path: str, why: str) -> None:
@@ -227,3 +233,18 @@ def test_a_method_returning_its_receiver_or_another_method_s_result() -> None:
     assert made_by(rebound, "self") is None
     klass = function("@classmethod\ndef f(cls):\n    return cls\n")
     assert receiver(klass) is None
+
+
+def test_a_parameter_of_a_method_the_provider_lacks_is_missing_and_no_removal(
+    api: ProviderAPI,
+) -> None:
+    """`mine` is the consumer's own method: bind.check_site decides it, with no finding."""
+    from auditor.bind import check_site
+    from auditor.model import Action, Location, Site
+
+    path = "acme.frames.Callback().mine.@trainer.width"
+    assert api.resolve(path).status is Lookup.MISSING_NAME
+    site = Site(Action.CALL, path, "widget.Mine.mine", Location("widget/a.py", 1, 1, 1, 2))
+    verdict = check_site(site, api)
+    assert verdict.resolution.status is Lookup.MISSING_NAME
+    assert verdict.problems == ()
