@@ -20,7 +20,14 @@ from auditor.behaviour import changed_defaults, changed_return
 from auditor.kinds import Kind
 from auditor.model import Action, CallShape, FixHint, Lookup, ParamKind, Resolution, SymbolKind
 from auditor.probable import evidence, owners_of
-from auditor.provider.paths import PARAMETER, STAR, bare, star_parts, without_star
+from auditor.provider.paths import (
+    PARAMETER,
+    STAR,
+    bare,
+    owners_parts,
+    star_parts,
+    without_star,
+)
 
 if TYPE_CHECKING:
     from auditor.kinds import Severity
@@ -137,6 +144,9 @@ def _may_be_filled(kind: ParamKind, by_keyword: bool, shape: CallShape) -> bool:
 
 def check_site(site: Site, resolver: Resolver) -> Verdict:
     """The verdict for one site against one release."""
+    if owners_parts(site.target) is not None:  # `param.m()`, its type unknown (scan/loose.py)
+        unknown = Resolution(Lookup.UNKNOWN, site.target, detail="the receiver's type is unknown")
+        return Verdict(unknown, owners=resolver.resolve(site.target))
     star = star_parts(site.target)
     if star is not None:  # a name a consumer's `from m import *` binds, if m exports it
         bound = resolver.resolve(f"{star[0]}.{STAR}.{star[1]}")

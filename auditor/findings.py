@@ -35,7 +35,7 @@ from auditor.model import (
     Undecided,
     matrix_row,
 )
-from auditor.provider.paths import bare
+from auditor.provider.paths import bare, owners_parts
 from auditor.scan.imports import root_of
 
 if TYPE_CHECKING:
@@ -159,6 +159,8 @@ def undecided_sites(
             site, where = check.site, check.site.location
             if not check.targets or (where.path, where.line, where.column) in reported:
                 continue
+            if owners_parts(site.target) is not None:
+                continue  # asked only for `probable` (scan/loose.py): never undecided
             why = _why_undecided(site, check.targets[-1][1])
             key = (where.path, where.line, where.column, site.target)
             if why is not None and key not in found:

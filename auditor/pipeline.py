@@ -42,7 +42,7 @@ from auditor.model import Action, ConsumerInfo, LeftOut, Provenance, ProviderInf
 from auditor.probes import Answers, CheckedRelease, ProbedTree
 from auditor.progress import Progress
 from auditor.provider import MemoizedProvider, ResolutionMemo
-from auditor.provider.paths import module_files
+from auditor.provider.paths import module_files, owners_parts
 from auditor.releases import (
     baseline_specs,
     select_baselines,
@@ -257,7 +257,7 @@ def _audit(
         provider_modules_loaded=work.modules_loaded,
         provider_modules_cached=work.modules_cached(),
         undecided=len(collected.undecided),
-        sites=sum(len(a.checks) for a in audits),
+        sites=sum(1 for a in audits for c in a.checks if owners_parts(c.site.target) is None),
         bytes_fetched=index.bytes_fetched,
         requests=getattr(index, "requests_made", 0),
         seconds=round(time.perf_counter() - run.started, 3),
@@ -665,4 +665,6 @@ def _warn_unused(unused: Iterable[tuple[str, int, tuple[str, ...]]]) -> None:
 
 
 def _call_sites(scan: ConsumerScan) -> int:
-    return sum(1 for s in scan.sites if s.action in (Action.CALL, Action.SUPER_CALL))
+    """The consumer's calls into the provider (not the `probable` rule's questions)."""
+    calls = (Action.CALL, Action.SUPER_CALL)
+    return sum(1 for s in scan.sites if s.action in calls and owners_parts(s.target) is None)

@@ -405,6 +405,10 @@ class Values:
                 return Value(ValueKind.DEF, prefix), tuple(parts[i:])
         return None, ()
 
+    def store_count(self, scope: Scope, name: str) -> int:
+        """How many stores bind `name` in `scope` (a parameter is one)."""
+        return len(self._stores(scope, name))
+
     def _stores(self, scope: Scope, name: str) -> list[Source | None]:
         return self._names.get((id(scope), name), [])
 

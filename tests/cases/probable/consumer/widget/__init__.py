@@ -25,3 +25,32 @@ def another_class_has_it(flag):
 
 def private(flag):
     return acme.load(flag)._mad()  # near-miss: a private name is never reported
+
+
+def on_a_parameter(frame):
+    return frame.mad()  # expect: probable: a parameter nothing types
+
+
+def on_a_parameter_rebound(frame):
+    frame = frame.copy()
+    return frame.mad()  # near-miss: not what the caller passed
+
+
+def on_a_parameter_with_a_default(frame=None):
+    return frame.mad()  # near-miss: the default is another value
+
+
+def on_a_builtin_name(frame):
+    return frame.append(1)  # near-miss: list has append
+
+
+def on_a_consumer_name(frame):
+    return frame.own()  # near-miss: the consumer defines own() itself
+
+
+class Mine:
+    def own(self):
+        return 0
+
+    def mad_of(self, frame):
+        return frame.mad()  # expect: probable

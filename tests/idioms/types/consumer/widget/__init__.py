@@ -121,3 +121,18 @@ def probe_parameter_of_a_method_the_provider_does_not_have():
             return trainer.fit(1, epochs=2)
 
     return Mine().mine(acme.hooks.Trainer())  # oracle: unknown
+
+
+def probe_method_gone_on_a_parameter():
+    # oracle: differential (the parameter's type is not known: only the change is)
+    def spread_of(sheet):
+        return sheet.spread()
+
+    return spread_of(acme.open_any(True))
+
+
+def probe_method_a_class_still_has_on_a_parameter():
+    def total_of(sheet):
+        return sheet.total()  # oracle: unknown
+
+    return total_of(acme.open_any(True))
