@@ -35,7 +35,7 @@ from auditor.model import (
     Undecided,
     matrix_row,
 )
-from auditor.provider.paths import bare, owners_parts
+from auditor.provider.paths import UNDECLARED, bare, owners_parts, through_parameter
 from auditor.scan.imports import root_of
 
 if TYPE_CHECKING:
@@ -159,8 +159,8 @@ def undecided_sites(
             site, where = check.site, check.site.location
             if not check.targets or (where.path, where.line, where.column) in reported:
                 continue
-            if owners_parts(site.target) is not None:
-                continue  # asked only for `probable` (scan/loose.py): never undecided
+            if not counted(check):
+                continue  # asked only for `probable`, or nothing the provider passes
             why = _why_undecided(site, check.targets[-1][1])
             key = (where.path, where.line, where.column, site.target)
             if why is not None and key not in found:
@@ -169,6 +169,23 @@ def undecided_sites(
                     where, site.scope, site.target, audit.provider, reason, cause_of(why)
                 )
     return tuple(found[k] for k in sorted(found))
+
+
+def counted(check: SiteCheck) -> bool:
+    """Whether a site is one of the consumer's references into the provider, as the
+    undecided share counts them: not a question only the `probable` rule asks
+    (scan/loose.py), nor a parameter of an override the provider declares nothing for, or
+    of a method it does not have (scan/values.py: such a value is the consumer's, or
+    unknown, as it was before the parameter was followed)."""
+    target = check.site.target
+    if owners_parts(target) is not None:
+        return False
+    if not through_parameter(target) or not check.targets:
+        return True
+    resolution = check.targets[-1][1].resolution
+    if resolution.status is Lookup.MISSING_NAME and not check.targets[-1][1].problems:
+        return False
+    return not (resolution.detail or "").startswith(UNDECLARED)
 
 
 def _why_undecided(site: Site, verdict: Verdict) -> str | None:

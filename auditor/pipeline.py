@@ -35,7 +35,7 @@ from auditor.bind import check_site
 from auditor.collector import collect_in_pause, collector_paused
 from auditor.config import entry_points_from_pyproject, entry_points_from_txt
 from auditor.errors import BadSpecError
-from auditor.findings import ProviderChecks, SiteCheck, collect_findings
+from auditor.findings import ProviderChecks, SiteCheck, collect_findings, counted
 from auditor.graph import build_graph
 from auditor.kinds import Kind
 from auditor.model import Action, ConsumerInfo, LeftOut, Provenance, ProviderInfo, Report, Stats
@@ -257,7 +257,7 @@ def _audit(
         provider_modules_loaded=work.modules_loaded,
         provider_modules_cached=work.modules_cached(),
         undecided=len(collected.undecided),
-        sites=sum(1 for a in audits for c in a.checks if owners_parts(c.site.target) is None),
+        sites=sum(1 for a in audits for c in a.checks if counted(c)),
         bytes_fetched=index.bytes_fetched,
         requests=getattr(index, "requests_made", 0),
         seconds=round(time.perf_counter() - run.started, 3),

@@ -6,6 +6,7 @@ MARKERS = ("()", "[]", "[*]")  # a call, an item, an element (see scan/facts.py)
 STAR = "*"  # a part: `a.*.b` is what `from a import *` binds as `b` (a consumer star import)
 OWNERS = "?"  # a part: `a.?.m` asks which classes the package `a` exports have a method `m`
 PARAMETER = "@"  # a part prefix: `C().m.@x` is what method m of C declares for parameter x
+UNDECLARED = "no type is declared for parameter"  # how such a lookup ends when it declares none
 
 
 def bare(part: str) -> str:
@@ -40,6 +41,11 @@ def owners_parts(dotted: str) -> tuple[str, str] | None:
     """`a.?.m` -> ("a", "m"); None for any other path."""
     package, found, method = dotted.partition(f".{OWNERS}.")
     return (package, method) if found and "." not in package and method.isidentifier() else None
+
+
+def through_parameter(dotted: str) -> bool:
+    """A path through an override's parameter (`C().m.@x.y`)."""
+    return f".{PARAMETER}" in dotted
 
 
 def without_star(dotted: str) -> str:

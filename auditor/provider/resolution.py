@@ -35,7 +35,7 @@ from auditor.provider.lookup import (
     _Overloads,
     _Typed,
 )
-from auditor.provider.paths import PARAMETER, bare
+from auditor.provider.paths import PARAMETER, UNDECLARED, bare
 from auditor.provider.typed import Stored, TypedMembers
 
 
@@ -172,11 +172,11 @@ class PathResolver(TypedMembers):
         parameter `name` (what it passes the consumer's override)."""
         function = obj.function if isinstance(obj, _Bound) else obj
         if not isinstance(function, griffe.Function):
-            raise Unknown(f"parameter {name}: what it belongs to is not a function")
+            raise Unknown(f"{UNDECLARED} {name}: what it belongs to is not a function")
         param = next((p for p in function.parameters if p.name == name), None)
         variadic = (griffe.ParameterKind.var_positional, griffe.ParameterKind.var_keyword)
         if param is None or param.annotation is None or param.kind in variadic:
-            raise Unknown(f"the type of parameter {name} of {function.path} is not known")
+            raise Unknown(f"{UNDECLARED} {name} of {function.path}: it has no annotation")
         return self._type_of(param.annotation, function, depth)
 
     def _member(self, obj: Any, name: str, path: str, depth: int) -> Any:

@@ -148,8 +148,8 @@ def test_a_value_without_an_annotation_has_the_type_its_stores_make(
         ("acme.hub.client.create", "not a provider class"),  # `global client` in reset()
         ("acme.Estimator().fit().helper_.transform", "may be set by name"),  # setattr
         ("acme.est.Indexed.index.bit_length", "is a descriptor"),  # what `__get__` gives
-        ("acme.frames.Callback().on_end.@logs.keys", "is not known"),  # no annotation
-        ("acme.frames.Callback().on_end.@rest.keys", "is not known"),  # variadic
+        ("acme.frames.Callback().on_end.@logs.keys", "no type is declared"),  # no annotation
+        ("acme.frames.Callback().on_end.@rest.keys", "no type is declared"),  # variadic
     ],
 )
 def test_a_value_that_may_be_rebound_has_no_type(api: ProviderAPI, path: str, why: str) -> None:
