@@ -157,7 +157,8 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
         module = site.target.rpartition(".")[0]
         parent = resolver.resolve(module, module_only=True)
         if parent.status is Lookup.MISSING_MODULE:  # the name may live elsewhere now
-            return Verdict(parent, (_removed(resolver, site, Kind.REMOVED_MODULE),))
+            gone = _removed(resolver, site, Kind.REMOVED_MODULE, parent.detail)
+            return Verdict(parent, (gone,))
         if parent.status is Lookup.UNREADABLE:
             return Verdict(parent, (_unreadable(parent),))
     from_import = site.action is Action.IMPORT and not site.module_only
@@ -166,8 +167,8 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
     )
     if site.action is Action.OVERRIDE and resolution.status is Lookup.UNKNOWN:
         resolution = _overridden(site, resolver, resolution)
-    if resolution.status is Lookup.MISSING_MODULE:
-        return Verdict(resolution, (Problem(Kind.REMOVED_MODULE),))
+    if resolution.status is Lookup.MISSING_MODULE:  # detail: a top-level module not shipped
+        return Verdict(resolution, (Problem(Kind.REMOVED_MODULE, None, resolution.detail),))
     if resolution.status is Lookup.UNREADABLE:
         return Verdict(resolution, (_unreadable(resolution),))
     if resolution.status is Lookup.MISSING_NAME:
@@ -220,7 +221,7 @@ def _unbound(bound: Resolution, module: str, name: str) -> tuple[Problem, ...]:
     when the baseline bound it: otherwise the name was never the provider's); a module
     that cannot be read is unparsable-provider, as anywhere else."""
     if bound.status is Lookup.MISSING_MODULE:
-        return (Problem(Kind.REMOVED_MODULE),)
+        return (Problem(Kind.REMOVED_MODULE, None, bound.detail),)
     if bound.status is Lookup.UNREADABLE:
         return (_unreadable(bound),)
     if bound.status is Lookup.MISSING_NAME:
@@ -294,15 +295,18 @@ def _gone_before_the_call(target: str, missing: str | None) -> bool:
     return head == missing or head.startswith(missing + ".")
 
 
-def _removed(resolver: Resolver, site: Site, kind: Kind = Kind.REMOVED_SYMBOL) -> Problem:
+def _removed(
+    resolver: Resolver, site: Site, kind: Kind = Kind.REMOVED_SYMBOL, why: str | None = None
+) -> Problem:
     """removed-symbol (or the removed-module of a `from gone import name`), with where a
-    definition of that name lives now when one is known; for a `from m import name`, a
+    definition of that name lives now when one is known (else `why`, the lookup's word on
+    a top-level module the release does not ship); for a `from m import name`, a
     move-import hint carrying that definition's kind and signature (compare() makes it safe
     when they are the baseline's)."""
     moved = getattr(resolver, "moved", None)
     found = moved(site.target) if moved is not None else None
     if not found or resolver.resolve(found).status is not Lookup.FOUND:
-        return Problem(kind)
+        return Problem(kind, None, why)
     suggestion = f"a definition of that name now lives in {found}"
     hint = None
     module, _, name = found.rpartition(".")

@@ -26,6 +26,8 @@ def _cause(slug: str, summary: str, pattern: str) -> Cause:
 
 
 CAUSES = (
+    _cause("stdlib", "a name the standard library's stub (typeshed) does not declare",
+           r"is the standard library's; its typeshed stub"),
     _cause("compiled", "a compiled module or class with no stub that settles it",
            r"is compiled|is outside the provider"),
     _cause("overload", "an @overload set the call or its result cannot be chosen from",

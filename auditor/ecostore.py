@@ -270,13 +270,21 @@ def _row(result: ConsumerResult) -> dict[str, Any]:
         "fixed": list(result.fixed),
         "seconds": result.seconds,
         "undecided": result.undecided,
+        "sites": result.sites,
+        "undecided_sites": list(result.undecided_sites),
     }
 
 
 _ROW_KEYS = frozenset(_row(ConsumerResult("", None, None, None, Outcome.CLEAN)))
-# Rows kept before `undecided` was counted fit too: their count is taken as 0 (unknown then,
-# and never a finding either way), so a store from an earlier release is not audited again.
-_EARLIER_ROW_KEYS = _ROW_KEYS - {"undecided"}
+# Rows kept before `undecided`, then `sites` and `undecided_sites`, were kept fit too: what
+# they lack is taken as 0 or none (unknown then, and never a finding either way), so a store
+# from an earlier release is not audited again.
+_LATER_KEYS = {"undecided": 0, "sites": 0, "undecided_sites": []}
+_EARLIER_ROW_KEYS = (_ROW_KEYS - set(_LATER_KEYS), _ROW_KEYS - {"sites", "undecided_sites"})
+_UNDECIDED_FIELDS = {
+    "path": str, "line": int, "column": int, "scope": str, "target": str, "provider": str,
+    "reason": str, "cause": str,
+}  # fmt: skip
 
 
 class _Unfit(Exception):
@@ -298,8 +306,8 @@ def kept_result(spec: object, text: object) -> ConsumerResult | None:
 def _result(spec: str, row: object) -> ConsumerResult:
     if not isinstance(row, dict) or row.get("spec") != spec:
         raise _Unfit
-    if set(row) == _EARLIER_ROW_KEYS:
-        row = {**row, "undecided": 0}
+    if set(row) in _EARLIER_ROW_KEYS:
+        row = _LATER_KEYS | row
     elif set(row) != _ROW_KEYS:
         raise _Unfit
     outcome = Outcome(_field(row, "outcome", str))  # ValueError: not an outcome
@@ -313,9 +321,10 @@ def _result(spec: str, row: object) -> ConsumerResult:
     ):
         raise _Unfit  # an outcome its own findings contradict
     seconds = _field(row, "seconds", (int, float))
-    undecided = _field(row, "undecided", int)
-    if not (math.isfinite(seconds) and seconds >= 0) or undecided < 0:
+    undecided, sites = _field(row, "undecided", int), _field(row, "sites", int)
+    if not (math.isfinite(seconds) and seconds >= 0) or undecided < 0 or sites < 0:
         raise _Unfit
+    undecided_sites = tuple(_undecided_site(u) for u in _field(row, "undecided_sites", list))
     return ConsumerResult(
         spec,
         _field(row, "name", (str, type(None))),
@@ -327,7 +336,18 @@ def _result(spec: str, row: object) -> ConsumerResult:
         fixed,
         float(seconds),
         undecided,
+        sites,
+        undecided_sites,
     )
+
+
+def _undecided_site(entry: object) -> Mapping[str, object]:
+    """One kept undecided site: exactly json_report's fields, each of its type."""
+    if not isinstance(entry, dict) or set(entry) != set(_UNDECIDED_FIELDS):
+        raise _Unfit
+    for key, kind in _UNDECIDED_FIELDS.items():
+        _field(entry, key, kind)
+    return entry
 
 
 def _field(row: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:

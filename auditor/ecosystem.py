@@ -38,7 +38,7 @@ import json
 import logging
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -188,7 +188,7 @@ def _audited(task: Task, index: Index | None) -> Audited:
         report = pipeline.audit(consumer, [task.target], baseline=task.baseline, **options)
     except AuditError as exc:
         return Audited(2, None, None, exc.message)
-    document = json_report.render(report)
+    document = json_report.render(replace(report, list_undecided=True))
     baseline = report.provider.baseline
     at_baseline = None
     if baseline is not None:
@@ -263,13 +263,15 @@ def outcome_of(spec: str, done: Done[Task, Audited]) -> ConsumerResult:
         findings,
         fixed,
         done.seconds,
-        _undecided_count(data),
+        _stat(data, "undecided"),
+        _stat(data, "sites"),
+        tuple(data.get("undecided") or ()),
     )
 
 
-def _undecided_count(data: Mapping[str, Any]) -> int:
+def _stat(data: Mapping[str, Any], key: str) -> int:
     stats = data.get("stats")
-    count = stats.get("undecided", 0) if isinstance(stats, dict) else 0
+    count = stats.get(key, 0) if isinstance(stats, dict) else 0
     return count if isinstance(count, int) and not isinstance(count, bool) else 0
 
 

@@ -5,8 +5,10 @@ baseline and fails against a target; what fails against both is `preexisting`), 
 each finding breaks in, guards (an import under `try/except ImportError` with a working
 alternative is no break), de-duplication (a call through an import that is already reported
 gone adds nothing), inline suppressions and the ones that suppress nothing, the baseline file
-(recorded findings become `baselined`; recorded ones that are gone are `fixed`), the
-release-by-finding matrix of a drift timeline, and the order of the report.
+(recorded findings become `baselined`, as many of a fingerprint as it counts; recorded ones
+that are gone are `fixed`), which findings are in test files (a file named like a test that
+the consumer's library code imports is none: `Finding.production`), the release-by-finding
+matrix of a drift timeline, and the order of the report.
 
 What it takes: per provider, `SiteCheck`s (a Site and its Verdicts); the ConsumerScan, the
 CallGraph, and the findings of a baseline file. What it gives: `Collected`: the `Finding`s,
@@ -30,9 +32,11 @@ from auditor.model import (
     Finding,
     Location,
     Lookup,
+    Recorded,
     Status,
     SymbolKind,
     Undecided,
+    is_test_path,
     matrix_row,
 )
 from auditor.provider.paths import UNDECLARED, bare, owners_parts, through_parameter
@@ -82,6 +86,7 @@ class SiteCheck:
     site: Site
     baseline: Verdict | None
     targets: tuple[tuple[str, Verdict], ...]  # (version, verdict), oldest first
+    unchanged: bool = False  # undecided at the newest target, on the baseline's very basis
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +114,7 @@ def collect_findings(
     audits: Sequence[ProviderChecks],
     graph: CallGraph,
     *,
-    recorded: Sequence[Finding] = (),
+    recorded: Recorded | None = None,
 ) -> Collected:
     """Every finding of the audit, with status, chains and source context, in report order.
 
@@ -118,8 +123,9 @@ def collect_findings(
         audits: one entry per provider, in the order they were asked for (the first one names
             unparsable consumer files).
         graph: the consumer's call graph, for `reached_from`.
-        recorded: the findings of a baseline file; new ones with the same fingerprint become
-            `baselined`, and those no longer found are `fixed`.
+        recorded: the findings of a baseline file, counted per fingerprint; as many new ones
+            of a fingerprint as it records become `baselined`, and those no longer found are
+            `fixed`.
     """
     owned: set[tuple[Finding, str]] = set()
     for audit in audits:
@@ -128,17 +134,18 @@ def collect_findings(
         owned.update((_with_uses(f, site, context), audit.provider) for f, site in found)
     first = audits[0].provider if audits else ""
     owned.update((_unparsable(u, first), first) for u in scan.unparsable)
-    decorated = [(_decorate(f, scan, graph), owner) for f, owner in owned]
+    decorated = _not_tests([(_decorate(f, scan, graph), owner) for f, owner in owned], graph)
     unused = unused_suppressions(scan.suppressions, [f for f, _ in decorated])
     decorated.extend((_unused_finding(entry, scan, first), first) for entry in unused)
     decorated.sort(key=_order)
-    decorated = _baselined(decorated, Counter(f.fingerprint for f in recorded))
+    recorded = recorded or Recorded()
+    decorated = _baselined(decorated, Counter(recorded.counts()))
     findings = tuple(f for f, _ in decorated)
     columns = [(a.provider, t) for a in audits for t in a.targets]
     return Collected(
         findings=findings,
         matrix=tuple(matrix_row(f, owner, columns) for f, owner in decorated),
-        fixed=fixed_findings(recorded, findings),
+        fixed=fixed_findings(recorded.findings, findings),
         unused_suppressions=unused,
         undecided=undecided_sites(audits, findings),
     )
@@ -161,7 +168,9 @@ def undecided_sites(
                 continue
             if not counted(check):
                 continue  # asked only for `probable`, or nothing the provider passes
-            why = _why_undecided(site, check.targets[-1][1])
+            if check.unchanged:  # decided by difference: the baseline's very basis
+                continue
+            why = why_undecided(site, check.targets[-1][1])
             key = (where.path, where.line, where.column, site.target)
             if why is not None and key not in found:
                 reason = bounded(why, MAX_TEXT_CHARS)
@@ -188,7 +197,21 @@ def counted(check: SiteCheck) -> bool:
     return not (resolution.detail or "").startswith(UNDECLARED)
 
 
-def _why_undecided(site: Site, verdict: Verdict) -> str | None:
+def unchanged_sites(audits: Sequence[ProviderChecks]) -> int:
+    """How many sites (a place and what it names) the newest target leaves undecided and the
+    difference from the baseline decides (`SiteCheck.unchanged`, difference.py)."""
+    return len(
+        {
+            (c.site.location.path, c.site.location.line, c.site.location.column, c.site.target)
+            for audit in audits
+            for c in audit.checks
+            if c.unchanged
+        }
+    )
+
+
+def why_undecided(site: Site, verdict: Verdict) -> str | None:
+    """Why the verdict leaves the site undecided; None when it decides it."""
     resolution = verdict.resolution
     if resolution.status in UNDECIDED:
         return resolution.detail or "it cannot be resolved statically"
@@ -344,13 +367,14 @@ class _Context:
         via = site.via
         if via is None:
             return False
-        for target, module_only in self.failing.get((site.location.path, version), set()):
+        covered = False  # every failing import that binds the name takes the use, in order
+        for target, module_only in sorted(self.failing.get((site.location.path, version), ())):
             reaches = site.target == target or site.target.startswith((target + ".", target + "("))
             binds = target == via or via.startswith(target + ".")
             if reaches and (binds or (module_only and target.startswith(via + "."))):
                 self.folded.setdefault((site.location.path, target), set()).add(site.location.line)
-                return True
-        return False
+                covered = True
+        return covered
 
     def alternative_works(self, site: Site, version: str) -> bool:
         for alternative in site.alternatives:
@@ -555,6 +579,20 @@ def _baselined(
             finding = replace(finding, status=Status.BASELINED)
         out.append((finding, owner))
     return out
+
+
+def _not_tests(decorated: list[tuple[Finding, str]], graph: CallGraph) -> list[tuple[Finding, str]]:
+    """Findings in a file named like a test file that the consumer's library code imports
+    are library findings (`production`): what production code runs is gated as such, and
+    the graph is asked only when a finding is in such a file."""
+    named = {f.location.path for f, _ in decorated if is_test_path(f.location.path)}
+    if not named:
+        return decorated
+    imported = graph.imported_outside_tests(is_test_path) & named
+    return [
+        (replace(f, production=True) if f.location.path in imported else f, owner)
+        for f, owner in decorated
+    ]
 
 
 def _decorate(finding: Finding, scan: ConsumerScan, graph: CallGraph) -> Finding:

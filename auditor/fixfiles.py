@@ -7,10 +7,14 @@
 # Python decodes it, sources/trees.decode_source), and written inside that folder, back in
 # the encoding it was read in (a BOM stays, a coding cookie's encoding too). A file changed
 # since the audit read it is an AuditError: fixes are made against the text that was
-# audited, never another. A file is left alone, with a warning naming it, when its fixed text
-# would not parse (fixtext.parses: the proposals are checked too, this is the last look), when
-# that text cannot be written in the file's encoding, or when the writer would refuse it
-# (files.refusal: a link, several hard links, not a regular file); its findings stay.
+# audited, never another. The fixed text is the old one with each edited call or import
+# spliced in (fixes.apply, fixsplice.py): every other byte stays, line ends and all. A file
+# is left alone, with a warning naming it, when libcst does not read the edited code as Python
+# does (fixes.Applied.refused), when its fixed text would not parse (fixtext.parses: the
+# proposals are checked too, this is the last look) or its AST would differ from the old
+# one's anywhere but at the edited nodes (fixsplice.only_edited), when that text cannot be
+# written in the file's encoding, or when the writer would refuse it (files.refusal: a link,
+# several hard links, not a regular file); its findings stay.
 # --diff shows exactly what --fix would write; every line it prints goes through
 # escape.terminal() (line endings kept), so a source line or a file name cannot reach the
 # terminal or a CI log raw, and a plain text diff is difflib's, byte for byte.
@@ -120,8 +124,6 @@ def _chosen(report: Report, *, unsafe: bool) -> dict[str, list[Finding]]:
 def _fixed_file(
     root: Path, inside: Path, module_path: str, chosen: list[Finding], *, unsafe: bool
 ) -> FixedFile | None:
-    from auditor import fixes
-
     path = root / module_path
     data, old = _read(root, inside, module_path)
     if any(f.fix is not None and f.fix.digest != text_digest(old) for f in chosen):
@@ -129,15 +131,39 @@ def _fixed_file(
             f"{path} changed since it was audited; nothing was written",
             hint="run drift-audit --fix again",
         )
-    new, done = fixes.apply(old, chosen, unsafe=unsafe)
-    if new == old:
+    new, done, why = fixed_text(module_path, old, chosen, unsafe=unsafe)
+    if new == old and why is None:
         return None
-    encoded, why = _written(root, inside, module_path, data, old, new)
+    encoded = b""
+    if why is None:
+        encoded, why = _written(root, inside, module_path, data, old, new)
     if why is not None:
         shown = chosen[0].location.path
         log.warning("not fixing %s: %s; its findings stay (fix it by hand)", shown, why)
         return None
     return FixedFile(path, chosen[0].location.path, old, new, tuple(done), encoded)
+
+
+def fixed_text(
+    module_path: str, old: str, chosen: list[Finding], *, unsafe: bool
+) -> tuple[str, list[Finding], str | None]:
+    """The file's text with the chosen fixes spliced in (fixes.apply), the findings fixed,
+    and why that text is not written (None: it is): it would not parse, or its AST would
+    differ from the old one's anywhere but at the edited calls and imports (fixsplice.py)."""
+    from auditor import fixes
+    from auditor.fixsplice import only_edited
+    from auditor.fixtext import parses
+
+    applied = fixes.apply(old, chosen, unsafe=unsafe)
+    if applied.refused is not None:
+        return old, [], applied.refused
+    if applied.text == old:
+        return old, [], None
+    if not parses(module_path, applied.text):
+        return old, [], "the fixed text would not parse"
+    if not only_edited(module_path, old, applied.text, applied.splices):
+        return old, [], "the fixed text would change more than the edited calls and imports"
+    return applied.text, applied.fixed, None
 
 
 def _read(root: Path, inside: Path, module_path: str) -> tuple[bytes, str]:
@@ -159,11 +185,8 @@ def _written(
     root: Path, inside: Path, module_path: str, data: bytes, old: str, new: str
 ) -> tuple[bytes, str | None]:
     """The fixed text as the bytes to write, and why they are not written (None: they are)."""
-    from auditor.fixtext import parses
     from auditor.sources.trees import source_encoding
 
-    if not parses(module_path, new):
-        return b"", "the fixed text would not parse"
     encoding = source_encoding(data)
     try:
         if old.encode(encoding) != data:

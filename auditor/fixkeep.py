@@ -90,6 +90,7 @@ def _version() -> str:
     names = (
         "fixes.py",
         "fixtext.py",
+        "fixsplice.py",
         "model.py",
         "fixkeep.py",
         "scan/store.py",

@@ -8,7 +8,9 @@ definitions count as entry points. networkx stays behind this door.
 What it takes: a `ConsumerScan`, and the object references of the consumer's declared entry
 points (console scripts and other entry points from its metadata, `pkg.cli:main`). What it
 gives: `CallGraph.reached_from(scope)`, the shortest chains of consumer dotted paths from an
-entry point to a scope, and the graph itself for reporters that want to draw it.
+entry point to a scope; `imported_outside_tests`, the files named like test files that the
+consumer's other code reaches (they run in production); and the graph itself for reporters
+that want to draw it.
 
 Entry points, in two tiers. First: the declared ones (a `module:attr` reference becomes the
 definition `module.attr`, or the module when the attribute is not a definition of it); the
@@ -134,6 +136,23 @@ class CallGraph:
         for site in self._scan.sites:
             graph.add_edge(site.scope, f"provider:{site.target}", action=site.action.value)
         return graph
+
+    def imported_outside_tests(self, is_test: Callable[[str], bool]) -> frozenset[str]:
+        """The consumer files named like test files (`is_test`, on a file's path) that code
+        in other files reaches: a module that library code imports or calls into runs in
+        production, and so does what it imports in turn, so none of them is a test file."""
+        where = {d.name: d.location.path for d in self._scan.definitions}
+        uses: dict[str, set[str]] = {}
+        for edge in self._scan.edges:
+            caller, callee = where.get(edge.caller), where.get(edge.callee)
+            if caller is not None and callee is not None and caller != callee:
+                uses.setdefault(caller, set()).add(callee)
+        reached = {path for path in where.values() if not is_test(path)}
+        level = set(reached)
+        while level:
+            level = {p for path in level for p in uses.get(path, ())} - reached
+            reached |= level
+        return frozenset(path for path in reached if is_test(path))
 
     def reached_from(self, scope: str) -> tuple[tuple[str, ...], ...]:
         """Up to three shortest chains entry point -> ... -> scope (entry point first).

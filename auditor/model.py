@@ -29,7 +29,7 @@ from auditor.guardmodel import VersionGate as VersionGate  # noqa: TC001  (re-ex
 from auditor.guardmodel import VersionTest as VersionTest
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     from auditor.kinds import Kind, Severity
 
@@ -255,6 +255,7 @@ class Symbol:
     forward_taken: tuple[str, ...] = ()  # keys it takes out of **kwargs by name (not passed on)
     forward_added: tuple[str, ...] = ()  # keys it puts in itself (passed on with the caller's)
     compiled: bool = False  # known only by a stub: the C code may take more than it says
+    unknown_closed: bool = False  # why_unknown lies outside the files read (Resolution.closed)
 
 
 class Lookup(str, Enum):
@@ -275,6 +276,7 @@ class Resolution:
     symbol: Symbol | None = None
     missing: str | None = None  # the first part of the path that does not exist
     detail: str | None = None
+    closed: bool = False  # unknown, by what lies outside the files read (provider/classes.py)
 
     @property
     def found(self) -> bool:
@@ -368,6 +370,8 @@ class Finding:
     level: Severity | None = None  # [tool.drift-audit.severity] override of the kind's
     hint: FixHint | None = None  # what would repair it, if the analysis knows
     fix: Fix | None = None  # the edit, when fixes were asked for (fixes.py)
+    production: bool = False  # in a file named like a test file that the consumer's other
+    # code imports (graph.CallGraph.imported_outside_tests): it runs in production, no test
 
     @property
     def severity(self) -> Severity:
@@ -379,8 +383,9 @@ class Finding:
 
     @property
     def in_test_file(self) -> bool:
-        """The site is in one of the consumer's test files (is_test_path)."""
-        return is_test_path(self.location.path)
+        """The site is in one of the consumer's test files: named as one (is_test_path), and
+        not imported by the consumer's other code (`production`)."""
+        return is_test_path(self.location.path) and not self.production
 
     @property
     def reason(self) -> str:
@@ -436,6 +441,36 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True)
+class Recorded:
+    """The findings a baseline file accepts, one per fingerprint, each with how many times
+    the file records it: the file counts occurrences (a further break of the same
+    fingerprint is new), and a count is kept as a number, never as that many copies (the
+    file is the pull request's own: `count: 1000000` is one entry, not a million)."""
+
+    entries: tuple[tuple[Finding, int], ...] = ()  # (finding, count >= 1), in file order
+
+    @classmethod
+    def of(cls, counted: Iterable[tuple[Finding, int]]) -> Recorded:
+        """One entry per fingerprint, the first finding of each, the counts summed."""
+        first: dict[str, Finding] = {}
+        counts: dict[str, int] = {}
+        for finding, count in counted:
+            key = finding.fingerprint
+            first.setdefault(key, finding)
+            counts[key] = counts.get(key, 0) + count
+        return cls(tuple((first[k], counts[k]) for k in first))
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """One finding per fingerprint recorded."""
+        return tuple(finding for finding, _ in self.entries)
+
+    def counts(self) -> dict[str, int]:
+        """Fingerprint -> how many findings of it the file accepts."""
+        return {finding.fingerprint: count for finding, count in self.entries}
+
+
+@dataclass(frozen=True, slots=True)
 class ConsumerInfo:
     """The consumer audited: its name, version and where it came from."""
 
@@ -471,6 +506,7 @@ class Stats:
     provider_modules_cached: int = 0  # answered from the cache's lookup memo, not parsed
     undecided: int = 0  # sites the analysis could not decide (Report.undecided lists them)
     sites: int = 0  # every site checked against a provider: the undecided share's denominator
+    unchanged: int = 0  # undecided at the newest target, decided by difference (difference.py)
     replayed: bool = False  # the findings of an earlier run on the same inputs (replay.py):
     # files and call sites as that run counted them; nothing parsed, fetched or asked
 
@@ -522,13 +558,62 @@ class LeftOut:
     def by(self) -> str:
         """`ignore in [tool.drift-audit] of pyproject.toml`, `--select on the command line`,
         `select in ci.toml (--config on the command line)`."""
-        if self.source == "config":
-            return f"{self.setting} in [tool.drift-audit] of {self.file}"
-        if self.source == "command-line" and self.file is not None:
-            return f"{self.setting} in {self.file} (--config on the command line)"
-        if self.source == "command-line":
-            return f"--{self.setting} on the command line"
-        return f"{self.setting}= of audit()"
+        setting = self.setting
+        return said_by(setting, self.source, self.file, f"--{setting}", f"{setting}=")
+
+
+def said_by(words: str, source: str, file: str | None, option: str, argument: str) -> str:
+    """Where a setting that narrows the gate was set, as every report names it: `words in
+    [tool.drift-audit] of FILE` (the project's config), `words in FILE (--config on the
+    command line)`, `OPTION on the command line`, or `ARGUMENT of audit()`."""
+    if source == "config":
+        return f"{words} in [tool.drift-audit] of {file}"
+    if source == "command-line" and file is not None:
+        return f"{words} in {file} (--config on the command line)"
+    if source == "command-line":
+        return f"{option} on the command line"
+    return f"{argument} of audit()"
+
+
+@dataclass(frozen=True, slots=True)
+class Excluded:
+    """Consumer files an `exclude` setting kept out of the scan, and where it was set: a pull
+    request's own `exclude` that drops the file holding its break says so in every format,
+    as kinds left out by `select` do (LeftOut)."""
+
+    source: str  # "config", "command-line" (--exclude, or a file named by --config), "api"
+    file: str | None  # the config file (relative to the project root when inside it)
+    patterns: tuple[str, ...]  # as written
+    paths: tuple[str, ...]  # the files left out, relative to the project root, sorted; a
+    # folder that could not be listed (so its files are not known) ends in "/"
+
+    @property
+    def by(self) -> str:
+        """`exclude in [tool.drift-audit] of pyproject.toml`, `--exclude on the command line`."""
+        return said_by("exclude", self.source, self.file, "--exclude", "exclude=")
+
+
+@dataclass(frozen=True, slots=True)
+class Ungated:
+    """A setting that keeps new findings out of the gate (the exit status), and where it was
+    set: `gate-tests = false` lets the new findings in the consumer's test files pass. Every
+    format names it and marks the findings it lets pass, so no report says `error` or
+    `failure` of a finding the run's exit status passed."""
+
+    setting: str  # "gate-tests" (false), the only one yet
+    source: str  # "config", "command-line" (--no-gate-tests, or a --config file), "api"
+    file: str | None  # the config file (relative to the project root when inside it)
+
+    @property
+    def by(self) -> str:
+        """`gate-tests = false in [tool.drift-audit] of pyproject.toml`, `--no-gate-tests on
+        the command line`."""
+        words = f"{self.setting} = false"
+        return said_by(words, self.source, self.file, f"--no-{self.setting}", "gate_tests=False")
+
+    def lets_pass(self, finding: Finding) -> bool:
+        """The finding is new, so it would count, and this setting keeps it out."""
+        return finding.status is Status.NEW and finding.in_test_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -553,6 +638,17 @@ class Report:
     hidden: tuple[Finding, ...] = ()  # counted in summaries, not listed (a view made for a
     # reader: baselined and suppressed findings without --show-baselined)
     left_out: tuple[LeftOut, ...] = ()  # kinds the settings kept out of `findings`
+    excluded: tuple[Excluded, ...] = ()  # files the settings kept out of the scan
+    ungated: tuple[Ungated, ...] = ()  # settings that keep some new findings out of the gate
+
+    def gated(self, finding: Finding) -> bool:
+        """Whether the finding counts for the exit status as far as the settings go (its
+        status and --fail-on decide the rest): no `ungated` setting lets it pass."""
+        return self.let_pass_by(finding) is None
+
+    def let_pass_by(self, finding: Finding) -> Ungated | None:
+        """The setting that lets the finding past the gate, if one does."""
+        return next((setting for setting in self.ungated if setting.lets_pass(finding)), None)
 
     def narrowed(self, keep: Sequence[int], **changes: object) -> Report:
         """The report with only the findings at the indexes `keep`, their matrix rows with
@@ -601,6 +697,8 @@ class ConsumerResult:
     fixed: tuple[str, ...] = ()  # fingerprints broken at the baseline, fine at the target
     seconds: float = 0.0
     undecided: int = 0  # sites its audit could not decide (a "clean" says how many)
+    sites: int = 0  # the sites its audit checked (stats.sites): the undecided share's base
+    undecided_sites: tuple[Mapping[str, object], ...] = ()  # json_report's undecided entries
 
 
 @dataclass(frozen=True, slots=True)

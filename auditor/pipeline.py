@@ -34,16 +34,35 @@ from typing import TYPE_CHECKING
 from auditor.bind import check_site
 from auditor.collector import collect_in_pause, collector_paused
 from auditor.config import entry_points_from_pyproject, entry_points_from_txt
+from auditor.difference import Basis, basis, same_by_definition, unchanged
 from auditor.errors import BadSpecError
-from auditor.findings import ProviderChecks, SiteCheck, collect_findings, counted
+from auditor.findings import (
+    ProviderChecks,
+    SiteCheck,
+    collect_findings,
+    counted,
+    unchanged_sites,
+    why_undecided,
+)
 from auditor.graph import build_graph
 from auditor.kinds import Kind
-from auditor.model import Action, ConsumerInfo, LeftOut, Provenance, ProviderInfo, Report, Stats
+from auditor.model import (
+    Action,
+    ConsumerInfo,
+    Excluded,
+    LeftOut,
+    Provenance,
+    ProviderInfo,
+    Recorded,
+    Report,
+    Stats,
+)
 from auditor.probes import Answers, CheckedRelease, ProbedTree
 from auditor.progress import Progress
-from auditor.provider import MemoizedProvider, ResolutionMemo
+from auditor.provider import Absent, MemoizedProvider, ResolutionMemo
 from auditor.provider.paths import module_files, owners_parts
 from auditor.releases import (
+    absent_names,
     baseline_specs,
     select_baselines,
     select_targets,
@@ -51,6 +70,7 @@ from auditor.releases import (
     why_inferred,
 )
 from auditor.scan import ScanStore, scan_cached
+from auditor.scan.source import excluded_paths
 from auditor.sources import open_index, resolve_consumer
 
 if TYPE_CHECKING:
@@ -58,7 +78,7 @@ if TYPE_CHECKING:
 
     from auditor.bind import Verdict
     from auditor.kinds import Severity
-    from auditor.model import ConsumerScan, Finding, Resolution, Site
+    from auditor.model import ConsumerScan, Finding, Resolution, Site, Ungated
     from auditor.sources import Index, Release, SourceTree
 
 logger = logging.getLogger("drift_audit")
@@ -90,6 +110,8 @@ def audit(
     fixes: bool = False,
     provenance: Callable[[Provenance], None] | None = None,
     left_out: Sequence[LeftOut] | None = None,
+    excluded_by: tuple[str, str | None] = ("api", None),
+    ungated: Sequence[Ungated] = (),
 ) -> Report:
     """Audit CONSUMER against each provider release matched by `against`.
 
@@ -103,7 +125,9 @@ def audit(
         index_url: the simple-API index; default from pip's configuration.
         cache_dir: where fetched sources are kept; default in the user cache folder.
         offline: never touch the network; fail when the cache is cold.
-        exclude: glob patterns of consumer paths left out of the scan.
+        exclude: glob patterns of consumer paths left out of the scan; the report names the
+            files they leave out (`excluded`), as set by `excluded_by`: (source, file) as
+            model.Excluded has them (the CLI: the project's config or the command line).
         pre: let a range spec match pre-releases.
         baseline_file: a previous JSON report; its findings become `baselined`, and those
             no longer found are reported as `fixed`.
@@ -116,6 +140,8 @@ def audit(
         left_out: what the report says `select` and `ignore` left out, and where each was
             set (the CLI: the project's config or the command line); default: derived from
             them, as set by the caller.
+        ungated: the settings that keep some new findings out of the exit status the caller
+            gives (`gate-tests = false`), for the report to name them and mark those findings.
         severity: per-kind severity overrides (`[tool.drift-audit.severity]`).
         progress: updated as the run goes, for a display.
         fixes: attach a Fix to each finding whose repair is mechanical (fixes.py; imports
@@ -137,7 +163,7 @@ def audit(
     try:
         recorded = _recorded_findings(baseline_file, baseline_file_root)
         root = project_root if project_root is not None else consumer_project_root(consumer)
-        run = _Run(exclude, pre, recorded, root, progress, started, fixes)
+        run = _Run(exclude, pre, recorded, root, progress, started, fixes, excluded_by)
         with collector_paused():
             report, fixed_inputs, folder = _audit(index, consumer, against, baseline, run)
     finally:
@@ -158,7 +184,7 @@ def audit(
         )
     chosen = _chosen(report, select, ignore, severity or {})
     said = tuple(left_out) if left_out is not None else _left_out(select, ignore)
-    return replace(chosen, left_out=said)
+    return replace(chosen, left_out=said, ungated=tuple(ungated))
 
 
 def _left_out(select: Sequence[Kind] | None, ignore: Sequence[Kind]) -> tuple[LeftOut, ...]:
@@ -177,11 +203,12 @@ class _Run:
 
     exclude: Sequence[str]
     pre: bool
-    recorded: tuple[Finding, ...]
+    recorded: Recorded
     project_root: Path | None
     progress: Progress
     started: float
     fixes: bool = False
+    excluded_by: tuple[str, str | None] = ("api", None)
 
 
 @contextlib.contextmanager
@@ -213,7 +240,8 @@ def _audit(
             index, consumer_release, list(targets), baseline_specs(baseline), run.pre
         )
     prefix = _path_prefix(consumer_release, run.project_root)
-    import_names = tuple(sorted({n for rs in targets.values() for r in rs for n in r.import_names}))
+    checked = [*baselines.values(), *(r for rs in targets.values() for r in rs)]
+    import_names = tuple(sorted({n for r in checked if r is not None for n in r.import_names}))
     with _stage(progress, "scanning the consumer"):
         memo_root = _memo_root(index)
         scan, complete = scan_cached(
@@ -232,10 +260,11 @@ def _audit(
     work = _Work(memo_root=memo_root, progress=progress)
     work.total = sum(len(rs) + (baselines[name] is not None) for name, rs in targets.items())
     progress.releases(0, work.total)
-    _prefetch_all([*baselines.values(), *(r for rs in targets.values() for r in rs)], scan)
+    _prefetch_all(checked, scan)
+    around = (targets, consumer_release)
     with _stage(progress, "checking"):
         audits = [
-            _check_provider(name, releases, baselines[name], scan.sites, work)
+            _check_provider(name, releases, baselines[name], scan.sites, work, around)
             for name, releases in targets.items()
         ]
     work.save_memos()
@@ -257,6 +286,7 @@ def _audit(
         provider_modules_loaded=work.modules_loaded,
         provider_modules_cached=work.modules_cached(),
         undecided=len(collected.undecided),
+        unchanged=unchanged_sites(audits),
         sites=sum(1 for a in audits for c in a.checks if counted(c)),
         bytes_fetched=index.bytes_fetched,
         requests=getattr(index, "requests_made", 0),
@@ -303,6 +333,7 @@ def _audit(
                 replace(u, location=replace(u.location, path=prefix + u.location.path))
                 for u in collected.undecided
             ),
+            excluded=_excluded(consumer_release, run, prefix),
         ),
         why,
         folder_path(consumer_release),
@@ -356,6 +387,19 @@ def _path_prefix(release: Release, project_root: Path | None) -> str:
     except ValueError:
         return ""
     return "" if rel == Path() else f"{rel.as_posix()}/"
+
+
+def _excluded(release: Release, run: _Run, prefix: str) -> tuple[Excluded, ...]:
+    """What `exclude` kept out of the scan, and where it was set, for the report to name."""
+    if not run.exclude:
+        return ()
+    walked = list(release.tree.walk())
+    unlisted = [folder for folder, _ in getattr(release.tree, "unreadable", ())]
+    paths = excluded_paths(walked, unlisted, _module_patterns(run.exclude, prefix))
+    if not paths:
+        return ()
+    source, file = run.excluded_by
+    return (Excluded(source, file, tuple(run.exclude), tuple(prefix + p for p in paths)),)
 
 
 def _module_patterns(patterns: Sequence[str], prefix: str) -> tuple[str, ...]:
@@ -428,18 +472,38 @@ def _chosen(
 
 
 def _check_provider(
-    name: str, releases: list[Release], before: Release | None, sites: Sequence[Site], work: _Work
+    name: str,
+    releases: list[Release],
+    before: Release | None,
+    sites: Sequence[Site],
+    work: _Work,
+    around: tuple[Mapping[str, list[Release]], Release],
 ) -> ProviderChecks:
-    """One provider's sites against its baseline and each of its releases."""
-    names = frozenset(n for r in [*releases, *([before] if before else [])] for n in r.import_names)
+    """One provider's sites against its baseline and each of its releases: a top-level
+    name one of them ships is the provider's in all (removed where it is not shipped, unless
+    the consumer or the release requires a distribution like it), but one only its
+    baseline shipped that another provider's targets (`around`: every provider's, and the
+    consumer) ship has moved there."""
+    targets, consumer = around
+    every = [*releases, *([before] if before else [])]
+    others = {n: p for p, rs in targets.items() if p != name for r in rs for n in r.import_names}
+    shipped = {n for r in releases for n in r.import_names}
+    names = frozenset(n for r in every for n in r.import_names if n in shipped or n not in others)
     owned = [s for s in sites if s.target.split(".", 1)[0] in names]
-    base = _verdicts(before, owned, work) if before is not None else None
-    per_release = [(str(r.version), _verdicts(r, owned, work)) for r in releases]
+
+    def check(release: Release) -> _Checked:
+        return _verdicts(release, owned, work, absent_names(release, every, others, consumer))
+
+    base = check(before) if before is not None else None
+    per_release = [(str(r.version), check(r)) for r in releases]
+    newest = per_release[-1][1] if per_release else None
+    same = _unchanged(base, newest, before, releases[-1] if releases else None)
     checks = tuple(
         SiteCheck(
             site,
-            base[i] if base is not None else None,
-            tuple((version, verdicts[i]) for version, verdicts in per_release),
+            base.verdicts[i] if base is not None else None,
+            tuple((version, done.verdicts[i]) for version, done in per_release),
+            same(i),
         )
         for i, site in enumerate(owned)
     )
@@ -460,20 +524,52 @@ def _prefetch_all(releases: Iterable[Release | None], scan: ConsumerScan) -> Non
             prefetch(paths[names])
 
 
-def _verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Verdict, ...]:
+def _unchanged(
+    base: _Checked | None, newest: _Checked | None, before: Release | None, last: Release | None
+) -> Callable[[int], bool]:
+    """Whether site i, undecided at the newest target, rests on what the baseline's verdict
+    rests on: the same files, or files that differ only outside what it consulted."""
+    if base is None or newest is None or before is None or last is None:
+        return lambda i: False
+    own = frozenset(before.import_names) | frozenset(last.import_names)
+
+    def same(i: int) -> bool:
+        old, new = base.bases[i], newest.bases[i]
+        if old is None or new is None:
+            return False
+        readers = (before.tree.read_text, last.tree.read_text)
+        return unchanged(old, new) or same_by_definition(old, new, readers, own)
+
+    return same
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """One release's verdicts on the sites, and what each undecided one rests on (None for
+    a decided site, or one its files do not settle: difference.py)."""
+
+    verdicts: tuple[Verdict, ...]
+    bases: tuple[Basis | None, ...]
+
+
+def _verdicts(
+    release: Release, sites: Sequence[Site], work: _Work, absent: Mapping[str, Absent]
+) -> _Checked:
     """Each site's verdict against one release; reused when the release reads the same."""
     work.progress.stage(f"checking {release.name} {release.version}")
     work.collect_if_due()
     loaded = work.modules_loaded
     try:
-        return _release_verdicts(release, sites, work)
+        return _release_verdicts(release, sites, work, absent)
     finally:
         work.checked_one(release)
         work.uncollected += work.modules_loaded - loaded
 
 
-def _release_verdicts(release: Release, sites: Sequence[Site], work: _Work) -> tuple[Verdict, ...]:
-    alike = [e for e in work.checked if e.sites == tuple(sites)]
+def _release_verdicts(
+    release: Release, sites: Sequence[Site], work: _Work, absent: Mapping[str, Absent]
+) -> _Checked:
+    alike = [e for e in work.checked if e.sites == tuple(sites) and e.absent == dict(absent)]
     answers = Answers(
         release.tree, [e.probes for e in alike if e.import_names == release.import_names]
     )
@@ -484,17 +580,22 @@ def _release_verdicts(release: Release, sites: Sequence[Site], work: _Work) -> t
                 release.name, release.version, earlier.version,
             )  # fmt: skip
             work.reused_releases += 1
-            return earlier.verdicts
+            return _Checked(earlier.verdicts, earlier.bases)
     tree = ProbedTree(release.tree)
-    api = MemoizedProvider(tree, release.import_names, release.version, work.memo(release.name))
-    verdicts = tuple(work.verdicts.check(site, api) for site in sites)
+    memo = work.memo(release.name)
+    api = MemoizedProvider(tree, release.import_names, release.version, memo, absent)
+    verdicts, bases = [], []
+    for site in sites:
+        verdict, queries = work.verdicts.check(site, api)
+        verdicts.append(verdict)
+        undecided = why_undecided(site, verdict) is not None
+        bases.append(basis(queries, api.deps_of) if undecided else None)
     work.modules_loaded += api.modules_loaded
-    work.checked.append(
-        CheckedRelease(
-            str(release.version), release.import_names, tuple(sites), tree.probes(), verdicts
-        )
+    checked = CheckedRelease(
+        str(release.version), release.import_names, tuple(sites), tree.probes(), tuple(verdicts)
     )
-    return verdicts
+    work.checked.append(replace(checked, absent=dict(absent), bases=tuple(bases)))
+    return _Checked(tuple(verdicts), tuple(bases))
 
 
 class _VerdictMemo:
@@ -508,7 +609,8 @@ class _VerdictMemo:
         self._seen: dict[Site, list[tuple[_Asked, Verdict]]] = {}
         self.reused = 0
 
-    def check(self, site: Site, api: MemoizedProvider) -> Verdict:
+    def check(self, site: Site, api: MemoizedProvider) -> tuple[Verdict, tuple[_Query, ...]]:
+        """The site's verdict against this release, and the lookups it rests on."""
         entries = self._seen.setdefault(site, [])
         for (queries, moves), verdict in entries:
             same = all(  # `is` first: the memo hands the same answer object to each release
@@ -517,11 +619,12 @@ class _VerdictMemo:
             )
             if same and all(api.moved(d) == answer for d, answer in moves):
                 self.reused += 1
-                return verdict
+                return verdict, queries
         recorder = _RecordingResolver(api)
         verdict = check_site(site, recorder)
-        entries.append(((tuple(recorder.queries), tuple(recorder.moves)), verdict))
-        return verdict
+        asked = tuple(recorder.queries)
+        entries.append(((asked, tuple(recorder.moves)), verdict))
+        return verdict, asked
 
 
 _Query = tuple[str, bool, bool, "Resolution"]  # dotted, module_only, from_import, answer
@@ -647,9 +750,9 @@ def _safe_read(tree: SourceTree, path: str) -> str | None:
         return None
 
 
-def _recorded_findings(path: str | Path | None, root: Path | None) -> tuple[Finding, ...]:
+def _recorded_findings(path: str | Path | None, root: Path | None) -> Recorded:
     if path is None:
-        return ()
+        return Recorded()
     from auditor.reporters import baseline_file
 
     return baseline_file.load(path, root=root)

@@ -12,16 +12,18 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from auditor.sources import file_digest, has_extension, text_sha256
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from auditor.bind import Verdict
+    from auditor.difference import Basis
     from auditor.model import Site
+    from auditor.provider import Absent
     from auditor.sources import Release, SourceTree
 
 
@@ -134,6 +136,8 @@ class CheckedRelease:
     sites: tuple[Site, ...]
     probes: Probes
     verdicts: tuple[Verdict, ...]
+    absent: Mapping[str, Absent] = field(default_factory=dict)  # releases.absent_names
+    bases: tuple[Basis | None, ...] = ()  # what each undecided verdict rests on (difference.py)
 
     def same_as(self, release: Release, answers: Answers) -> bool:
         return release.import_names == self.import_names and self.probes.answered_by(answers)

@@ -5,8 +5,10 @@
 #       "did you mean"); the baseline of each provider: a `--baseline` naming it (a bare
 #       version names the one provider; two for one provider, or one for a provider not
 #       audited, is an error), else the release the consumer's metadata implies
-#       (sources.infer_baseline_why; `extra["inferred"]` says why), else none; and how
-#       releases are ordered and named in the report.
+#       (sources.infer_baseline_why; `extra["inferred"]` says why), else none; how
+#       releases are ordered and named in the report; and the provider's top-level names a
+#       release does not ship (`absent_names`: a removed module there, unless something else
+#       may provide it).
 # Takes: an open Index, the consumer Release and the specs. Gives: Releases.
 """Release selection: the targets of each spec, and each provider's baseline."""
 
@@ -23,11 +25,12 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from auditor.errors import AuditError, BadSpecError, PackageNotFoundError, VersionNotFoundError
+from auditor.provider import Absent
 from auditor.sources import infer_baseline_why
 from auditor.sources.specs import parse_spec
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from auditor.sources import Index, Release
 
@@ -145,3 +148,47 @@ def _inferred(index: Index, consumer: Release, provider: str) -> Release | None:
 
 def version_of(release: Release | None) -> str | None:
     return str(release.version) if release is not None and release.version is not None else None
+
+
+def absent_names(
+    release: Release,
+    releases: Sequence[Release],
+    elsewhere: Mapping[str, str],
+    consumer: Release | None = None,
+) -> dict[str, Absent]:
+    """The top-level names the provider's `releases` (its baseline and targets) ship that
+    `release` does not, each with what an import of it is there: a removed module
+    (ModuleNotFoundError), unless another provider of the run ships it (`elsewhere`: name ->
+    that provider), or a requirement of the release (a package split out into its own
+    distribution) or of the consumer (a module the provider once vendored) is named like it:
+    then no one can tell, and the lookup is unknown."""
+    required = dict.fromkeys(_required_names(release), "its")
+    wanted = _required_names(consumer) - {release.name}  # the provider itself ships it no more
+    required |= {r: "the consumer's" for r in wanted if r not in required}
+    names = {n for r in releases for n in r.import_names}
+    out: dict[str, Absent] = {}
+    for name in sorted(names - set(release.import_names)):
+        missing, dist = f"{name} is not in {release.name}", canonicalize_name(name)
+        if name in elsewhere:
+            out[name] = Absent(False, f"{missing}; {elsewhere[name]} ships it")
+        elif dist in required:
+            why = f"{missing}; {required[dist]} requirement {dist} may provide it"
+            out[name] = Absent(False, why)
+        else:
+            out[name] = Absent(True, _not_shipped(release.name, name, releases))
+    return out
+
+
+def _not_shipped(provider: str, name: str, releases: Sequence[Release]) -> str:
+    """Why a top-level name is gone, in the same words for every release that lacks it (a
+    range's finding stays one): what those releases ship instead, when they agree."""
+    why = f"the releases of {provider} it breaks in ship no top-level module {name}"
+    instead = {r.import_names for r in releases if name not in r.import_names}
+    if len(instead) != 1:
+        return why
+    shipped = sorted(instead.pop())
+    more = f" and {len(shipped) - MAX_NAMED} more" if len(shipped) > MAX_NAMED else ""
+    return f"{why}; they ship {', '.join(shipped[:MAX_NAMED])}{more}"
+
+
+MAX_NAMED = 4  # top-level names a suggestion lists

@@ -2,9 +2,10 @@
 and test_project.py (a `src/` layout repository's day one).
 
 The project holds a pyproject.toml (`[project]` and `[tool.drift-audit]`) and the consumer's
-package; the provider `acme` is two local folders (0.1, the baseline; 0.2, the target) named
-by `acme @ file://` references, so nothing touches the network. `make_project` writes them,
-moves into the project folder and clears the environment a run would read.
+package; the provider `acme` is two local folders (0.1, the baseline; 0.2, the target) in the
+project's hidden `.providers/` folder, named by `acme @ file://` references, so nothing
+touches the network. `make_project` writes them, moves into the project folder and clears
+the environment a run would read.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 
     import pytest
 
+PROVIDERS = ".providers"  # inside the project, where a `file:` reference in its settings must be
 ACME_01 = (
     "def run(model, retries=3):\n    return model\n\n\n"
     "def stop(job, reason=None):\n    return job\n\n\n"
@@ -89,16 +91,19 @@ def make_project(
 ) -> Project:
     """tmp_path/`folder` holding `files` and the settings of project `name` (against acme
     0.2, baseline acme 0.1, then `settings`), with the current folder there. `provider`:
-    the text of acme/__init__.py at 0.1 and at 0.2; `replays=False`: every run audits
+    the text of acme/__init__.py at 0.1 and at 0.2, kept in the project's hidden folder
+    `.providers/` (a `file:` reference in the settings must stay inside the project; the
+    scan never reads a hidden folder); `replays=False`: every run audits
     (DRIFT_AUDIT_NO_REPLAY=1)."""
-    make_tree(tmp_path / "acme" / "0.1", {"acme/__init__.py": provider[0]})
-    make_tree(tmp_path / "acme" / "0.2", {"acme/__init__.py": provider[1]})
     root = make_tree(tmp_path / folder, files)
+    providers = root / PROVIDERS
+    make_tree(providers / "acme" / "0.1", {"acme/__init__.py": provider[0]})
+    make_tree(providers / "acme" / "0.2", {"acme/__init__.py": provider[1]})
     table = (
         f'[project]\nname = "{name}"\nversion = "1.0"\n',
         "[tool.drift-audit]",
-        f'against = ["acme @ {(tmp_path / "acme" / "0.2").as_uri()}"]',
-        f'baseline = "acme @ {(tmp_path / "acme" / "0.1").as_uri()}"',
+        f'against = ["acme @ {(providers / "acme" / "0.2").as_uri()}"]',
+        f'baseline = "acme @ {(providers / "acme" / "0.1").as_uri()}"',
         *settings,
     )
     made = Project(root, tmp_path / "cache", table)

@@ -65,7 +65,9 @@ Settings come from [tool.drift-audit] in the nearest pyproject.toml at or
 above CONSUMER's folder (or the current folder), or from --config FILE:
 against, baseline, fail-on, format, output, exclude, baseline-file, select,
 ignore, gate-tests and a [tool.drift-audit.severity] table. The command line
-wins.
+wins. Paths and `file:` references in the settings must stay inside the
+project; the kinds, files and test-file findings they leave out of the gate
+are named in every report.
 Paths in reports, --exclude and the baseline file are relative to the
 project root (the folder of that pyproject.toml).
 
@@ -185,8 +187,8 @@ Environment:
     "gate_tests",
     default=None,
     help="Let new findings in the consumer's test files (under tests/ or test/, test_*.py, "
-    "*_test.py, conftest.py) fail the run, or not; they are reported either way. Default: "
-    "gate-tests in [tool.drift-audit], else they do.",
+    "*_test.py, conftest.py, unless its other code imports them) fail the run, or not; they "
+    "are reported either way. Default: gate-tests in [tool.drift-audit], else they do.",
 )
 @click.option(
     "--diff",
@@ -299,7 +301,7 @@ def _run(opts: Options) -> int:
     if opts.exit_zero:
         return ExitCode.CLEAN
     say_tests_not_gated(report, plan)
-    return exit_status(report, plan.fail_on, gate_tests=plan.gate_tests)
+    return exit_status(report, plan.fail_on)
 
 
 def _say_baselines(report: Report) -> None:
@@ -367,6 +369,8 @@ def _audit(
             fixes=fixes,
             provenance=provenance.append,
             left_out=plan.left_out,
+            excluded_by=plan.exclude_by,
+            ungated=plan.ungated,
         )
     if keep_as is not None and provenance and not warned:
         from auditor import replay

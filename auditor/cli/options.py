@@ -3,9 +3,11 @@
 # Owns: `Options` (the flags as typed: None or () where one was not passed), `Plan` (what
 #       this run will do: the command line over `[tool.drift-audit]`, the command line
 #       winning; a path that came from the consumer's pyproject.toml must stay inside the
-#       project), finding the settings (`--config FILE`, else the nearest pyproject.toml),
+#       project, and so must a `file:` reference in its `against`/`baseline`, checked here:
+#       `_within`), finding the settings (`--config FILE`, else the nearest pyproject.toml),
 #       the project root reports are relative to, --select/--ignore as kinds and what they
-#       leave out, and the names the other command modules share (PROG, LOGGER, defaults).
+#       leave out, where `exclude` and `gate-tests` were set (the report names them), and
+#       the names the other command modules share (PROG, LOGGER, defaults).
 # Takes: Options and Settings. Gives: a Plan, or a click.UsageError / ConfigError.
 """Options and settings merged into the plan of one run."""
 
@@ -29,6 +31,7 @@ from auditor.config import (
 )
 from auditor.errors import ConfigError
 from auditor.kinds import Kind, Severity
+from auditor.model import Ungated
 from auditor.reporters import REPORTERS
 
 if TYPE_CHECKING:
@@ -98,6 +101,8 @@ class Plan:
     project_root: Path | None = None  # where the settings came from: paths are relative to it
     left_out: tuple[LeftOut, ...] = ()  # what select/ignore leave out, and who said so
     gate_tests: bool = True  # False: findings in test files do not fail the run
+    exclude_by: tuple[str, str | None] = ("command-line", None)  # who set `exclude`
+    ungated: tuple[Ungated, ...] = ()  # gate-tests off, and who said so
 
 
 def settings_for(consumer: str, config: str | None = None) -> Settings:
@@ -111,7 +116,7 @@ def settings_for(consumer: str, config: str | None = None) -> Settings:
 
 def make_plan(opts: Options, settings: Settings) -> Plan:
     """Merge the command line over the settings (the command line wins)."""
-    against = opts.against or settings.against
+    against = opts.against or _within(settings.against, "against", settings)
     if not against:
         raise click.UsageError(
             "missing --against SPEC (or `against` in [tool.drift-audit] of pyproject.toml)"
@@ -132,9 +137,11 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
         raise no_kind_selected("--select")
     ignore = (*settings.ignore, *_kinds(opts.ignore, "--ignore"))
     project_root = _project_root(opts.consumer, settings)
+    gate_tests = _first_set(opts.gate_tests, settings.gate_tests, default=True)
+    gate_tests_by = _origin(opts.gate_tests is not None, opts, settings, project_root)
     return Plan(
         against=against,
-        baseline=opts.baseline or settings.baseline,
+        baseline=opts.baseline or _within(settings.baseline, "baseline", settings),
         format=fmt,
         output=None if output in (None, "-") else output,
         fail_on=opts.fail_on or settings.fail_on or DEFAULT_FAIL_ON,
@@ -147,8 +154,39 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
         severity=tuple((Kind.from_slug(k), Severity(v)) for k, v in settings.severity),
         project_root=project_root,
         left_out=_left_out(opts, settings, project_root),
-        gate_tests=_first_set(opts.gate_tests, settings.gate_tests, default=True),
+        gate_tests=gate_tests,
+        exclude_by=_origin(bool(opts.exclude), opts, settings, project_root),
+        ungated=() if gate_tests else (Ungated("gate-tests", *gate_tests_by),),
     )
+
+
+def _within(specs: tuple[str, ...], key: str, settings: Settings) -> tuple[str, ...]:
+    """`against`/`baseline` from a settings file (untrusted: it comes with the pull request),
+    each `file:` reference resolved against the file's folder, which it must not leave
+    (links and `..` followed first): a provider read from anywhere else on the machine is
+    named on the command line, or not at all."""
+    if settings.root is None or not any("@" in spec for spec in specs):
+        return specs
+    from auditor.sources.specs import reference_within  # packaging: only for a reference
+
+    root = settings.root.resolve()
+    out = []
+    for spec in specs:
+        resolved, path = reference_within(spec, root)
+        if path is not None and path != root and root not in path.parents:
+            raise ConfigError(
+                f"{key} in {_where(settings)}: {spec.strip()!r} reads {path}, outside {root}",
+                hint=f"name a provider outside the project on the command line (--{key})",
+            )
+        out.append(resolved)
+    return tuple(out)
+
+
+def _where(settings: Settings) -> str:
+    source = settings.source
+    if source is not None and source.name == "pyproject.toml":
+        return f"[tool.drift-audit] of {source}"
+    return str(source)
 
 
 def _first_set(*values: bool | None, default: bool) -> bool:
@@ -170,6 +208,16 @@ def _left_out(opts: Options, settings: Settings, project_root: Path | None) -> t
         left_out("ignore", _kinds(opts.ignore, "--ignore"), "command-line", None),
     ]
     return tuple(entry for entry in found if entry is not None)
+
+
+def _origin(
+    on_the_command_line: bool, opts: Options, settings: Settings, project_root: Path | None
+) -> tuple[str, str | None]:
+    """(source, file) of a setting in force, as reports name it: the command line's own
+    option; else the settings' file, the command line's when --config named it."""
+    if on_the_command_line:
+        return "command-line", None
+    return ("command-line" if opts.config else "config"), _config_file(settings, project_root)
 
 
 def _config_file(settings: Settings, project_root: Path | None) -> str | None:

@@ -31,7 +31,7 @@ from auditor.files import Output, Refused, write_outputs
 from auditor.kinds import Kind, Severity
 from auditor.model import Status
 from auditor.reporters import REPORTERS, baseline_file
-from auditor.reporters.common import count_by_kind, left_out_note, plural
+from auditor.reporters.common import count_by_kind, not_checked_note, plural, ungated_note
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -125,9 +125,11 @@ def reader_view(report: Report, *, baselined: bool = False, preexisting: bool = 
 
 def statistics_table(report: Report) -> str:
     """`--statistics`: per kind present, how many findings, by status (like ruff's); then
-    the undecided sites by cause, and what the settings left out, if anything."""
-    note = left_out_note(report)
-    tail = undecided_table(report) + (f"not checked: {terminal(note)}\n" if note else "")
+    the undecided sites by cause, and what the settings left out and let past the gate, if
+    anything."""
+    notes = [("not checked", not_checked_note(report)), ("not gated", ungated_note(report))]
+    said = "".join(f"{what}: {terminal(note)}\n" for what, note in notes if note is not None)
+    tail = undecided_table(report) + said
     rows = count_by_kind(report.findings)
     severity = {f.kind: f.severity.value for f in report.findings}
     if not rows:
@@ -151,8 +153,10 @@ def undecided_table(report: Report) -> str:
     """The undecided sites by cause (auditor/causes.py), each with its share of the sites
     checked; nothing when every site was decided."""
     causes = Counter(u.cause or OTHER for u in report.undecided)
+    same = report.stats.unchanged
+    settled = f"decided by difference: {plural(same, 'site')} (the same in both releases)\n"
     if not causes:
-        return ""
+        return settled if same else ""
     sites = report.stats.sites
     total = sum(causes.values())
     share = f" of {plural(sites, 'site')} ({total / sites:.0%})" if sites else ""
@@ -161,7 +165,7 @@ def undecided_table(report: Report) -> str:
     for cause, count in sorted(causes.items(), key=lambda item: (-item[1], item[0])):
         part = f"  {count / sites:>4.0%}" if sites else ""
         lines.append(f"{count:>5}  {cause:<{width}}{part}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + (settled if same else "")
 
 
 def encode(text: str) -> bytes:
@@ -222,10 +226,11 @@ def _silence_stdout() -> None:
         os.close(null)
 
 
-def exit_status(report: Report, fail_on: str, *, gate_tests: bool = True) -> int:
-    """1 when a new finding is at or above `fail_on` (never: always 0), else 0; with
-    `gate_tests` false, findings in the consumer's test files do not count."""
-    gated = (f for f in report.findings if gate_tests or not f.in_test_file)
+def exit_status(report: Report, fail_on: str) -> int:
+    """1 when a new finding is at or above `fail_on` (never: always 0), else 0; a finding
+    the report's `ungated` settings let pass (gate-tests off: one in a test file) does not
+    count, so the exit status is what every format says of each finding."""
+    gated = (f for f in report.findings if report.gated(f))
     failing = any(_gating(f, fail_on) for f in gated)
     return ExitCode.FINDINGS if failing else ExitCode.CLEAN
 
@@ -239,9 +244,9 @@ def _gating(finding: Finding, fail_on: str) -> bool:
 
 def say_tests_not_gated(report: Report, plan: Plan) -> None:
     """With gate-tests off, a note on stderr of the failing findings it kept out of the gate."""
-    if plan.gate_tests:
+    if not report.ungated:
         return
-    kept_out = sum(1 for f in report.findings if f.in_test_file and _gating(f, plan.fail_on))
+    kept_out = sum(1 for f in report.findings if not report.gated(f) and _gating(f, plan.fail_on))
     if kept_out:
         logging.getLogger(LOGGER).log(
             NOTE,

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from auditor.provider.memo import MemoizedProvider, ResolutionMemo
+from auditor.provider.memo import Absent, MemoizedProvider, ResolutionMemo
 
 if TYPE_CHECKING:
     from auditor.provider.api import ProviderAPI
 
-__all__ = ["MemoizedProvider", "ProviderAPI", "ResolutionMemo"]
+__all__ = ["Absent", "MemoizedProvider", "ProviderAPI", "ResolutionMemo"]
 
 
 def __getattr__(name: str) -> Any:

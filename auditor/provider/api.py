@@ -77,9 +77,12 @@ class ProviderAPI(SymbolBuilder, MoveSearch):
             why = unreadable.reason
             return Resolution(Lookup.UNREADABLE, dotted, missing=unreadable.module, detail=why)
         except Unlisted as unlisted:
-            return Resolution(Lookup.UNLISTED, dotted, missing=unlisted.path, detail=str(unlisted))
+            why, closed = str(unlisted), unlisted.closed
+            return Resolution(
+                Lookup.UNLISTED, dotted, missing=unlisted.path, detail=why, closed=closed
+            )
         except Unknown as unknown:
-            return Resolution(Lookup.UNKNOWN, dotted, detail=str(unknown))
+            return Resolution(Lookup.UNKNOWN, dotted, detail=str(unknown), closed=unknown.closed)
         except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError) as error:
             return Resolution(Lookup.UNKNOWN, dotted, detail=f"alias cycle or error: {error}")
         plain = obj.obj if isinstance(obj, _Dynamic) else obj

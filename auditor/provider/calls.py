@@ -51,6 +51,7 @@ PURE_BUILTINS = frozenset({"isinstance", "issubclass", "hasattr", "getattr", "le
                            "round", "divmod", "ord", "chr", "reversed", "object", "super",
                            "property", "staticmethod", "classmethod"})  # fmt: skip
 REMOVERS = frozenset({"pop", "popitem", "remove", "discard", "clear"})  # what may be there, may
+NAMESPACE_WRITERS = frozenset({"update", "__setitem__", "setdefault"})  # methods of globals()
 LAZY_ATTACH = frozenset({"lazy_loader.attach"})
 LAZY_ATTACH_STUB = frozenset({"lazy_loader.attach_stub"})
 STR_METHODS = frozenset(
@@ -68,6 +69,8 @@ def call(frame: Frame, expr: ast.Call, *, certain: bool) -> Any:
     if any(isinstance(a, ast.Starred) for a in expr.args) or any(
         k.arg is None for k in expr.keywords
     ):
+        if _namespace_write(frame, func, callee, expr):
+            frame.facts.write_unknown()  # `globals().update(**names)`: any name
         return UNKNOWN  # `*args`/`**kwargs`: not followed
     if isinstance(func, tuple) and len(func) == 3 and func[0] == "method":
         return _method(frame, func[1], func[2], args, kwargs, expr, certain)
@@ -99,6 +102,19 @@ def call(frame: Frame, expr: ast.Call, *, certain: bool) -> Any:
     if frame.lenient and not (callee in PURE_BUILTINS and frame.lookup(callee) is UNKNOWN):
         frame.havoc(expr)
     return UNKNOWN
+
+
+def _namespace_write(frame: Frame, func: Any, callee: str | None, expr: ast.Call) -> bool:
+    """Whether a call writes names into the module's namespace: a writing method of
+    `globals()`, or `setattr` on the module itself."""
+    if isinstance(func, tuple) and len(func) == 3 and func[0] == "method":
+        return isinstance(func[1], GlobalsView) and func[2] in NAMESPACE_WRITERS
+    if callee != "setattr" or not expr.args or isinstance(expr.args[0], ast.Starred):
+        return callee == "setattr"  # `setattr(*args)`: on anything, the module included
+    owner = frame.deref(frame.value(expr.args[0]))
+    return is_sys_modules_self(expr.args[0]) or (
+        isinstance(owner, ModuleObject) and owner.path == frame.facts.module
+    )
 
 
 def _call_function(
@@ -186,12 +202,13 @@ def _setattr(frame: Frame, expr: ast.Call) -> Any:
     provider class, or the `cls` a function was given) puts attribute k on the class."""
     if len(expr.args) < 2:
         return None
+    value = frame.value(expr.args[2]) if len(expr.args) > 2 else UNKNOWN
     if is_sys_modules_self(expr.args[0]):
-        frame.write(frame.value(expr.args[1]))
+        frame.write(frame.value(expr.args[1]), value)
         return None
     owner = frame.deref(frame.value(expr.args[0]))
     if isinstance(owner, ModuleObject) and owner.path == frame.facts.module:
-        frame.write(frame.value(expr.args[1]))  # `sympy = sys.modules[__name__]`, kept aside
+        frame.write(frame.value(expr.args[1]), value)  # `sympy = sys.modules[__name__]`
     elif isinstance(owner, Ref) and not owner.module:
         frame.ev.class_write(owner.path, frame.value(expr.args[1]))
     return None
@@ -201,7 +218,7 @@ def _method(frame: Frame, owner: Any, method: str, args: list[Any], kwargs: dict
     expr: ast.Call, certain: bool,
 ) -> Any:  # fmt: skip
     if isinstance(owner, GlobalsView):
-        return _globals_method(frame, method, args)
+        return _globals_method(frame, method, args, kwargs, certain)
     partial = isinstance(owner, Partial)
     known = owner.known if partial else owner
     if isinstance(known, str) and method in STR_METHODS:
@@ -219,17 +236,23 @@ def _method(frame: Frame, owner: Any, method: str, args: list[Any], kwargs: dict
     return found
 
 
-def _globals_method(frame: Frame, method: str, args: list[Any]) -> Any:
-    """`globals().update(...)`, `.setdefault(k, v)`, `.get(k)`, `.__setitem__(k, v)`."""
+def _globals_method(
+    frame: Frame, method: str, args: list[Any], kwargs: dict[str, Any], certain: bool
+) -> Any:
+    """`globals().update(...)`, `.setdefault(k, v)`, `.get(k)`, `.__setitem__(k, v)`: each
+    name written is bound to its value, as an assignment binds it."""
     if method == "update":
-        other = args[0] if args else UNKNOWN
-        if isinstance(other, dict):
-            for key in other:
-                frame.write(key)
+        other = args[0] if args else {}
+        if isinstance(other, dict) and len(args) <= 1:
+            for key, value in {**other, **kwargs}.items():
+                frame.write(key, value, certain)
         else:
             frame.facts.write_unknown()
-    elif method in ("__setitem__", "setdefault") and args:
-        frame.write(args[0])
+    elif method == "__setitem__" and args:
+        frame.write(args[0], args[1] if len(args) > 1 else UNKNOWN, certain)
+    elif method == "setdefault" and args:  # a name already bound keeps its value
+        if not (isinstance(args[0], str) and args[0] in frame.facts.values):
+            frame.write(args[0], args[1] if len(args) > 1 else None, certain)
     elif method == "get" and args and isinstance(args[0], str):
         try:
             return frame.global_value(args[0])

@@ -28,7 +28,7 @@ import griffe
 
 from auditor.model import Param, ParamKind, Signature
 from auditor.provider import exprs
-from auditor.provider.functions import decorator_path, from_stub
+from auditor.provider.functions import decorator_path, from_stdlib, from_stub
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -103,7 +103,17 @@ MAX_DEPTH = 30
 
 
 class Unknown(Exception):
-    """The constructor cannot be known statically; the message says why."""
+    """The answer cannot be known statically; the message says why.
+
+    `closed`: what is not known lies outside the provider's own files (the standard
+    library, another distribution, the data a program holds) or in the very files the
+    answer read: a release whose files that answer read are the same gives Python's same
+    answer (decided by difference, findings.py). An Unknown that stopped at code it did not
+    follow (a compiled module, a call it cannot read) is not closed."""
+
+    def __init__(self, message: str = "", *, closed: bool = False) -> None:
+        super().__init__(message)
+        self.closed = closed
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +134,7 @@ class ClassContext(Protocol):
 
     def provider_bases(self, cls: griffe.Class) -> list[griffe.Class | None]: ...
     def base_paths(self, cls: griffe.Class) -> list[str | None]: ...
+    def bases_outside(self, cls: griffe.Class) -> bool: ...
     def own_decorator(self, path: str) -> Maker | str | None: ...
     def init_signature(self, function: Any) -> Signature: ...
     def follow(self, member: Any) -> Any: ...
@@ -176,8 +187,10 @@ def _with_new(
 
 
 def _compiled(cls: griffe.Class) -> bool:
-    """A class known only by a stub (a compiled type): object's `()` is no guess to make."""
-    return from_stub(cls)
+    """A class known only by a stub (a compiled type): object's `()` is no guess to make.
+    typeshed's standard library declares every constructor a class defines: one it does
+    not declare is inherited."""
+    return from_stub(cls) and not from_stdlib(cls)
 
 
 def _takes_anything(signature: Signature) -> bool:
@@ -188,7 +201,8 @@ def _takes_anything(signature: Signature) -> bool:
 def _inherited(cls: griffe.Class, ctx: ClassContext, depth: int) -> Signature:
     for base in ctx.provider_bases(cls):
         if base is None:
-            raise Unknown(f"{cls.path} has a base that cannot be resolved statically")
+            why = f"{cls.path} has a base that cannot be resolved statically"
+            raise Unknown(why, closed=ctx.bases_outside(cls))
         return constructor(base, ctx, depth + 1)  # the first base decides, as in the MRO
     return Signature(())
 
@@ -465,7 +479,8 @@ def _fields(cls: griffe.Class, maker: Maker, ctx: ClassContext, depth: int) -> l
     fields: dict[str, Param] = {}
     for base in reversed(ctx.provider_bases(cls)):
         if base is None:
-            raise Unknown(f"{cls.path} has a base that cannot be resolved statically")
+            why = f"{cls.path} has a base that cannot be resolved statically"
+            raise Unknown(why, closed=ctx.bases_outside(cls))
         if _contributes_fields(base, maker, ctx):
             for param in _fields(base, _maker_for_base(base, maker, ctx), ctx, depth + 1):
                 fields[param.name] = param

@@ -17,8 +17,10 @@ make names appear at run time without a `def` or an import griffe can see:
 - names written into the namespace at import time: `globals()[k] = v`,
   `globals().update(...)`, `setattr(sys.modules[__name__], k, v)`, `vars()[k] = v`, also in
   loops over what is statically known (a literal, a module-level container, the members of an
-  Enum defined there). When a write's key is not known, every name of that module is
-  undecided, never removed.
+  Enum defined there). A write whose key is written out binds the name as an assignment
+  does, a name the module also defines included (`rebinding`: what `globals()["run"] =
+  _impl` left `run`). When a write's key is not known, every name of that module not
+  defined after it is undecided, never removed nor its old definition.
 
 What it takes: a `Host` that gives module ASTs, stubs, member names and provider functions
 (the API, which loads them through griffe and the source tree). What it gives, for a module
@@ -47,6 +49,7 @@ from auditor.provider.pyvalues import (
     Stop,
     bind,
     bind_arguments,
+    is_sys_modules_self,
     merge,
 )
 
@@ -125,8 +128,10 @@ class Evaluator:
             return Undecided(f"{module}: {stop}")
         if facts is None:
             return None
-        if name in facts.written:
-            return Served(None)
+        if name in facts.written:  # a function of the module's `globals()[name] = f` bound
+            rebound = facts.rebinding(name)
+            value = rebound[1] if rebound is not None and rebound[0] == "value" else None
+            return Served(_provider_path(facts, value) if isinstance(value, Function) else None)
         outcomes = [
             outcome
             for model in (facts.lazy_module, facts.getattr)
@@ -139,6 +144,36 @@ class Evaluator:
             return Undecided(f"{module} writes names into its namespace that are not known")
         undecided = [o for o in outcomes if isinstance(o, Undecided)]
         return undecided[0] if undecided else (outcomes[0] if outcomes else None)
+
+    def rebinding(self, module: str, name: str) -> Served | Undecided | None:
+        """What a name the module defines statically is once its top level has run, when a
+        namespace write rebound it (`globals()["run"] = _impl`, as `run = _impl` would):
+        Served with the provider path of what it was bound to, Undecided when that is not
+        known (a value not followed, a write whose key is not known); None when no write
+        decides it (the static definition stands)."""
+        if not self._reading:
+            self._steps = 0
+        try:
+            facts = self.facts(module)
+        except (Stop, Raised, Return) as stop:
+            loaded = self.read(module)
+            if loaded is not None and _may_rebind(loaded[0], name):
+                return Undecided(f"{module} may write {name} into its namespace: {stop}")
+            return None
+        if facts is None:
+            return None
+        rebound = facts.rebinding(name)
+        if rebound is None:
+            return None
+        how, value = rebound
+        if how == "key":
+            return Undecided(f"{module} writes names into its namespace that are not known")
+        target = _provider_path(facts, value)
+        if target == f"{module}.{name}":
+            return None  # `globals()["run"] = run`: the same object
+        if target is None:
+            return Undecided(f"{module} rebinds {name} in its namespace to what is not known")
+        return Served(target)
 
     def _through(self, model: Any, facts: ModuleFacts, name: str) -> Outcome | None:
         if model is UNKNOWN:
@@ -335,6 +370,64 @@ def _lazy_outcome(facts: ModuleFacts, model: tuple[Any, ...], name: str) -> Outc
     if isinstance(submodules, Partial) or any(isinstance(v, Partial) for v in attrs.values()):
         return Undecided(f"{facts.module}: its lazy loader's names are only partly known")
     return Refused(f"{facts.module}'s lazy loader does not serve {name}")
+
+
+def _provider_path(facts: ModuleFacts, value: Any) -> str | None:
+    """The dotted path of a value a namespace write bound: what a Ref names, or a function
+    the module defines at its top level under its own name; None otherwise."""
+    if isinstance(value, Ref):
+        return value.path
+    if not isinstance(value, Function):
+        return None
+    function: Function = value
+    name = function.node.name
+    return f"{function.module}.{name}" if facts.values.get(name) is function else None
+
+
+def _may_rebind(tree: ast.Module, name: str) -> bool:
+    """Whether the module's source writes `name`, or a name not written out, into its
+    namespace (`globals()[k] = ...`, `globals().update(...)`, `setattr(sys.modules[...])`):
+    asked when its top level could not be followed."""
+    return any(
+        not (isinstance(key, ast.Constant) and key.value != name)
+        for node in ast.walk(tree)
+        for key in _written_keys(node)
+    )
+
+
+def _written_keys(node: ast.AST) -> list[ast.expr | None]:
+    """The keys a statement or call writes into the module's namespace, as written (None:
+    not written out)."""
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return [t.slice for t in targets if isinstance(t, ast.Subscript) and _is_ns(t.value)]
+    if not isinstance(node, ast.Call):
+        return []
+    func = node.func
+    if isinstance(func, ast.Name) and func.id == "setattr" and node.args:
+        if is_sys_modules_self(node.args[0]):
+            return [node.args[1] if len(node.args) > 1 else None]
+        return []
+    if not (isinstance(func, ast.Attribute) and _is_ns(func.value)):
+        return []
+    if func.attr not in ("update", "__setitem__", "setdefault"):
+        return []
+    keys: list[ast.expr | None] = [
+        ast.Constant(k.arg) if k.arg is not None else None for k in node.keywords
+    ]
+    for arg in node.args[:1]:
+        keys += list(arg.keys) if isinstance(arg, ast.Dict) else [arg]
+    return keys
+
+
+def _is_ns(expr: ast.expr) -> bool:
+    """`globals()`, `vars()` or `locals()` (the module's own at its top level), as written."""
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id in ("globals", "vars", "locals")
+        and not expr.args
+    )
 
 
 def _has_machinery(tree: ast.Module) -> bool:

@@ -8,6 +8,7 @@ plain strings, which griffe uses for simple literals); gives strings, paths and 
 from __future__ import annotations
 
 import ast
+import builtins
 from typing import Any
 
 import griffe
@@ -39,6 +40,17 @@ def expr_path(expr: Any) -> str | None:
         return expr_path(expr.function)
     path = getattr(expr, "canonical_path", None)
     return path if isinstance(path, str) else None
+
+
+BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def builtin_path(path: str | None) -> str | None:
+    """A bare name griffe could not resolve in its module (`dict`, `str`, `Exception`) as
+    the builtin it is (`builtins.dict`); any other path as it is."""
+    if path and "." not in path and path in BUILTIN_NAMES:
+        return f"builtins.{path}"
+    return path
 
 
 def annotation_class(expr: Any) -> str | None:

@@ -28,6 +28,7 @@ from auditor.provider.pyvalues import (
     Function,
     GlobalsView,
     ModuleFacts,
+    NamespaceView,
     Partial,
     Raised,
     Ref,
@@ -204,6 +205,7 @@ class Frame(Expressions):
         base = absolute(node.module or "", node.level, self.facts.package)
         for alias in node.names:
             if alias.name == "*":
+                self.facts.star_imported()
                 continue
             self.locals[alias.asname or alias.name] = Ref(f"{base}.{alias.name}")
 
@@ -352,7 +354,7 @@ class Frame(Expressions):
             for i, element in enumerate(target.elts):
                 self.assign(element, items[i] if items is not None else UNKNOWN, certain)
         elif isinstance(target, ast.Subscript):
-            self._set_item(target, value)
+            self._set_item(target, value, certain)
         elif isinstance(target, ast.Attribute):
             owner = self.value(target.value)
             if isinstance(owner, Ref) and not owner.module:  # `Cls.name = ...`, `cls.name = ...`
@@ -360,11 +362,12 @@ class Frame(Expressions):
         elif isinstance(target, ast.Starred):
             self.assign(target.value, UNKNOWN, certain=False)
 
-    def _set_item(self, target: ast.Subscript, value: Any) -> None:
+    def _set_item(self, target: ast.Subscript, value: Any, certain: bool) -> None:
         container = self.value(target.value)
         key = self.value(target.slice)
-        if isinstance(container, GlobalsView):
-            self.write(key)
+        own = isinstance(container, NamespaceView) and container.path == self.facts.module
+        if isinstance(container, GlobalsView) or own:  # `sys.modules[__name__].__dict__[k]`
+            self.write(key, value, certain)
             return
         if isinstance(container, Partial):
             if isinstance(container.known, dict) and hashable((key,)) and key in container.absent:
@@ -378,10 +381,11 @@ class Frame(Expressions):
         elif isinstance(container, Ref) and container.path == "sys.modules":
             return
 
-    def write(self, key: Any) -> None:
-        """A name written into the module's namespace at import time."""
+    def write(self, key: Any, value: Any = UNKNOWN, certain: bool = True) -> None:
+        """A name written into the module's namespace at import time: bound to `value`
+        as an assignment binds it (a key not known: any name may have been rebound)."""
         if isinstance(key, str):
-            self.facts.written.add(key)
+            self.facts.write(key, value, certain)
         else:
             self.facts.write_unknown(key.absent if isinstance(key, AnyKey) else frozenset())
 

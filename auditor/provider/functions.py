@@ -52,6 +52,16 @@ TRANSPARENT = frozenset(
         "torch.jit.ignore",
     }
 )
+# Decorators of classes that only mark them for type checkers (or warn on use): the class
+# they return is the class they were given, its members and constructor unchanged.
+CLASS_MARKERS = frozenset(
+    {
+        f"{module}.{name}"
+        for module in ("typing", "typing_extensions")
+        for name in ("final", "runtime_checkable", "type_check_only", "disjoint_base")
+    }
+    | {"typing_extensions.deprecated", "warnings.deprecated"}
+)
 PROPERTY = frozenset(
     {"property", "builtins.property", "functools.cached_property", "cached_property"}
 )
@@ -228,6 +238,14 @@ def overloads_of(function: griffe.Function, *, bound: bool) -> tuple[Signature, 
             params = params[1:]
         out.append(Signature(tuple(params)))
     return tuple(out)
+
+
+def from_stdlib(obj: griffe.Object) -> bool:
+    """Whether an object is the standard library's, read from typeshed's stubs
+    (sources/stdlib.py): a complete declaration, whose classes inherit what they do not
+    declare (a compiled provider's stub may just leave it out)."""
+    module = obj.module if not isinstance(obj, griffe.Module) else obj
+    return bool(module.extra.get("drift_audit", {}).get("stdlib"))
 
 
 def from_stub(obj: griffe.Object) -> bool:

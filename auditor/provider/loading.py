@@ -25,6 +25,7 @@ from auditor.provider.classes import Maker, Unknown
 from auditor.provider.lookup import Unreadable, _function_ast, _Missing, logger
 from auditor.provider.paths import candidates, module_files, prefixes
 from auditor.sources import has_extension
+from auditor.sources.stdlib import WithStdlib
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -39,7 +40,10 @@ class ModuleLoader:
 
     def __init__(self, tree: SourceTree, import_names: Iterable[str], version: str | None):
         self.tree = tree
-        self.import_names = frozenset(import_names)
+        self.provider_names = frozenset(import_names)  # the provider's own packages
+        # and the standard library's, when the tree answers for it (sources/stdlib.py)
+        stdlib = tree.stdlib if isinstance(tree, WithStdlib) else frozenset()
+        self.import_names = self.provider_names | stdlib
         self.version = version
         self._modules: dict[str, griffe.Module | None] = {}
         self._namespaces: set[str] = set()  # namespace packages: folders with no __init__
@@ -65,8 +69,13 @@ class ModuleLoader:
         return sum(1 for m in self._modules.values() if m is not None)
 
     def owns(self, dotted: str) -> bool:
-        """Whether a dotted path lies inside this provider's packages."""
+        """Whether a dotted path lies inside what this release can read: the provider's
+        packages, and the standard library's (typeshed's stubs) when the tree answers for it."""
         return dotted.split(".", 1)[0] in self.import_names
+
+    def owns_itself(self, dotted: str) -> bool:
+        """Whether a dotted path lies inside the provider's own packages."""
+        return dotted.split(".", 1)[0] in self.provider_names
 
     def loaded_modules(self) -> frozenset[str]:
         return frozenset(name for name, module in self._modules.items() if module is not None)
@@ -131,6 +140,8 @@ class ModuleLoader:
                 self.load_errors[name] = f"{type(error).__name__}: {error}"
                 logger.warning("provider module %s could not be read: %s", name, error)
                 raise Unreadable(name, self.load_errors[name]) from error
+            if not self.owns_itself(name):  # typeshed's stub of a standard-library module
+                module.extra["drift_audit"]["stdlib"] = True
             self._attach(module, parent)
             self.prefetch(_alias_targets(module, self._wanted))
             return module

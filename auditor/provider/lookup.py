@@ -94,8 +94,8 @@ class Unlisted(Unknown):
     """A name a compiled module's (or class's) stub does not list: unknown by itself (a stub
     is a sketch of the C code), but a removal when the baseline's stub listed it."""
 
-    def __init__(self, path: str, why: str) -> None:
-        super().__init__(why)
+    def __init__(self, path: str, why: str, *, closed: bool = False) -> None:
+        super().__init__(why, closed=closed)
         self.path = path
 
 

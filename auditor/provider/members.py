@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 
 DYNAMIC_ATTRIBUTES = ("__getattr__", "__getattribute__")
+_OPEN = "\0"  # in a `seen` set: the class after it is still being searched
 PLAIN_ENUMS = frozenset({"enum.Enum", "enum.Flag"})  # no str/int mixin: no extra attributes
 TYPE_API = frozenset({"mro"})  # what every class has from `type`, besides dunders
 ENUM_API = frozenset(
@@ -83,10 +84,37 @@ class ClassMembers(StarExports):
         on_class: bool = False,
     ) -> Any:
         """`name` through the class and its bases (the MRO). A metaclass is consulted by
-        the caller for an attribute of the class itself (never of an instance)."""
+        the caller for an attribute of the class itself (never of an instance).
+
+        `seen` holds the classes searched so far, and the ones still being searched marked
+        (`_OPEN`): a class met again on the way down is a cycle; one met again through
+        another base (a diamond: the standard library's ABCs are full of them) was already
+        searched, and did not have the name."""
         if cls.path in seen:
-            raise Unknown(f"cyclic bases at {cls.path}")
-        seen.add(cls.path)
+            if _OPEN + cls.path in seen:
+                raise Unknown(f"cyclic bases at {cls.path}")
+            raise _Missing(path, module=False)
+        top = not seen  # the class asked about, not one of its bases
+        seen.update((cls.path, _OPEN + cls.path))
+        try:
+            return self._member_here_or_above(cls, name, path, depth, seen, on_class=on_class)
+        except _Dunder:
+            if not top:
+                raise _Missing(path, module=False) from None  # a later base may define it
+            return self._object_dunder(cls, name, depth, on_class=on_class)
+        finally:
+            seen.discard(_OPEN + cls.path)
+
+    def _member_here_or_above(
+        self,
+        cls: griffe.Class,
+        name: str,
+        path: str,
+        depth: int,
+        seen: set[str],
+        *,
+        on_class: bool,
+    ) -> Any:
         member = cls.members.get(name)
         if member is not None:
             return self._follow(member, depth)
@@ -95,7 +123,8 @@ class ClassMembers(StarExports):
         unlisted: Unlisted | None = None  # a compiled base's stub does not list it: go on
         for base in self._bases(cls, depth):
             if base is None:
-                raise Unknown(f"{cls.path} has a base that cannot be resolved statically")
+                why = f"{cls.path} has a base that cannot be resolved statically"
+                raise Unknown(why, closed=self.bases_outside(cls, depth))
             try:
                 return self._class_member(base, name, path, depth, seen, on_class=on_class)
             except _Missing:
@@ -103,7 +132,7 @@ class ClassMembers(StarExports):
             except Unlisted as gap:
                 unlisted = unlisted or gap
         if name.startswith("__") and name.endswith("__"):
-            raise Unknown(f"{name} may come from object or a metaclass")
+            raise _Dunder
         if name in ENUM_API and self._is_enum(cls):
             raise Unknown(f"{name} comes with Enum")
         if on_class and name in TYPE_API:
@@ -113,12 +142,32 @@ class ClassMembers(StarExports):
         if classes.metaclass_expr(cls) is not None and not on_class:
             self._metaclass(cls, depth)  # one that cannot be followed may add anything
         if _from_stub(cls):  # a compiled class: its stub may leave out what the type has
-            raise Unlisted(path, f"{cls.path} is compiled; its stub may not list {name}")
+            stdlib = functions.from_stdlib(cls)
+            why = f"{cls.path} is compiled; its stub may not list {name}"
+            if stdlib:
+                why = (
+                    f"{cls.path} is the standard library's; its typeshed stub does not list {name}"
+                )
+            raise Unlisted(path, why, closed=stdlib)
         if self._installed(cls, name):
             return _Dynamic(path, None, None)
         if unlisted is not None:
             raise unlisted
         raise _Missing(path, module=False)
+
+    def _object_dunder(self, cls: griffe.Class, name: str, depth: int, *, on_class: bool) -> Any:
+        """A dunder no class of the MRO defines: `object`'s (the standard library's stub of
+        it), when nothing else can add one: no metaclass anywhere in the MRO and every base
+        read. Else, or when object has none, unknown (the runtime sets some: `__dict__`)."""
+        why = f"{name} may come from object or a metaclass"
+        mro = self._mro(cls, depth)
+        if on_class or None in mro or any(_own_metaclass(k) for k in mro if k is not None):
+            raise Unknown(why)
+        found = self._provider_class("builtins.object", depth)
+        member = found.members.get(name) if found is not None else None
+        if member is None:
+            raise Unknown(why, closed=found is not None)
+        return self._follow(member, depth)
 
     def _installed(self, cls: griffe.Class, name: str) -> bool:
         """Whether the top level of the class's module puts `name` on the class at import time
@@ -160,7 +209,8 @@ class ClassMembers(StarExports):
         has X or a property X); _Missing when neither the class nor its metaclass has it."""
         for klass in self._mro(cls, depth):
             if klass is None:
-                raise Unknown(f"{cls.path} has a base that cannot be resolved statically")
+                why = f"{cls.path} has a base that cannot be resolved statically"
+                raise Unknown(why, closed=self.bases_outside(cls, depth))
             meta = self._metaclass(klass, depth)
             if meta is None:
                 continue
@@ -226,11 +276,11 @@ class ClassMembers(StarExports):
             member = self._class_member(cls, name, path, depth, seen=set())
         except _Missing:
             if self._assigned_anywhere(cls, name, depth):
-                raise Unknown(f"{path} is assigned outside __init__") from None
+                raise Unknown(f"{path} is assigned outside __init__", closed=True) from None
             keys = self._data_keys(cls, depth)
             if keys is not None:  # gone unless the object holds a key of that name
                 note = f"unless it holds a data key named {name!r}: {keys} serves data keys"
-                raise Unlisted(path, note) from None
+                raise Unlisted(path, note, closed=True) from None
             raise
         if isinstance(member, griffe.Function) and not functions.is_property(member):
             return _Bound(member)
@@ -338,7 +388,26 @@ class ClassMembers(StarExports):
             out.append(self._provider_class(path, depth))
         return out
 
+    def bases_outside(self, cls: griffe.Class, depth: int) -> bool:
+        """Whether every base of `cls` (and of its provider bases) that cannot be read is a
+        class named outside the provider's own packages (the standard library's, another
+        distribution's), not a call or a name the provider binds to what cannot be read:
+        then what it may add is the same whenever the provider's files read are."""
+        for base in cls.bases:
+            path = exprs.builtin_path(exprs.expr_path(base))
+            if path in classes.NEUTRAL_BASES or path in PLAIN_ENUMS:
+                continue
+            found = self._provider_class(path, depth)
+            if found is not None:
+                if depth < classes.MAX_DEPTH and not self.bases_outside(found, depth + 1):
+                    return False
+                continue
+            if path is None or isinstance(base, griffe.ExprCall) or self.owns_itself(path):
+                return False
+        return True
+
     def _provider_class(self, path: str | None, depth: int) -> griffe.Class | None:
+        path = exprs.builtin_path(path)
         if path is None or not self.owns(path):
             return None
         try:
@@ -346,6 +415,17 @@ class ClassMembers(StarExports):
         except (_Missing, Unknown):
             return None
         return found if isinstance(found, griffe.Class) else None
+
+
+class _Dunder(Exception):
+    """A dunder no class up to here defines: `object` or a metaclass may (_object_dunder)."""
+
+
+def _own_metaclass(cls: griffe.Class) -> bool:
+    """Whether the class sets a metaclass that may add attributes of its own (not `type` or
+    ABCMeta: theirs are for the class, never for its instances)."""
+    meta = classes.metaclass_expr(cls)
+    return meta is not None and exprs.expr_path(meta) not in classes.NEUTRAL_METACLASSES
 
 
 # `self.<name> = ...` (or `self.<name>: T = ...`), tried at every `self.`: the name is the

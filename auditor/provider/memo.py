@@ -6,7 +6,9 @@ the sha256 of each module's file; and `MemoizedProvider`, the object the pipelin
 through. A lookup whose every dependency still hashes the same is answered from the memo,
 without griffe (which is not even imported on a fully warm run); otherwise the real
 `ProviderAPI` resolves it and the memo records the answer. Releases share entries: a module
-that did not change between 0.15 and 0.16 is parsed at most once.
+that did not change between 0.15 and 0.16 is parsed at most once. A path under a top-level
+name the release does not ship reads no file and is never memoized: `Absent` says what it is
+(a removed module when another release of the provider ships the name, else unknown).
 
 What it takes: a SourceTree and a memo file under the cache. What it gives: Resolutions.
 Entries are keyed by the analysis version (a hash of this package's source), so a change to
@@ -19,6 +21,7 @@ import hashlib
 import json
 import logging
 import os
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,9 +40,10 @@ from auditor.model import (
 )
 from auditor.provider.paths import candidates
 from auditor.sources import file_digest, has_extension
+from auditor.sources.stdlib import with_stdlib
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
     from auditor.provider.api import ProviderAPI
     from auditor.sources import SourceTree
@@ -50,13 +54,24 @@ MAX_MEMO_BYTES = 256 << 20
 Deps = tuple[tuple[str, str], ...]  # (module name, digest of its file) sorted
 
 
+@dataclass(frozen=True)
+class Absent:
+    """A top-level name of the provider that one release does not ship: `removed` (a
+    lookup into it is a removed module) or not (unknown: something else may provide it),
+    and why, in words."""
+
+    removed: bool
+    why: str
+
+
 @lru_cache(maxsize=1)
 def analysis_version() -> str:
     """A hash of the provider analysis code and of the Python running it: memo entries never
     outlive a change to the code, nor serve another Python (model.interpreter)."""
     digest = hashlib.sha256(interpreter().encode())
     here = Path(__file__).parent
-    for path in sorted([*here.glob("*.py"), here.parent / "model.py"]):
+    stdlib = here.parent / "sources" / "stdlib.py"  # how the standard library's stubs read
+    for path in sorted([*here.glob("*.py"), here.parent / "model.py", stdlib]):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -246,6 +261,9 @@ def _entry(key: str, row: object) -> tuple[Deps, Any] | None:
 def _well_typed(resolution: Resolution) -> bool:
     """Whether every text field of a Resolution read back is text (or None where allowed)."""
     symbol = resolution.symbol
+    flags: list[object] = [resolution.closed, symbol.unknown_closed if symbol else False]
+    if not all(isinstance(flag, bool) for flag in flags):  # read back from JSON: any type
+        return False
     texts: list[object] = [resolution.path]
     optional: list[object] = [resolution.missing, resolution.detail]
     if symbol is not None:
@@ -273,11 +291,15 @@ class MemoizedProvider:
         import_names: Iterable[str],
         version: str | None,
         memo: ResolutionMemo,
+        absent: Mapping[str, Absent] | None = None,
     ) -> None:
-        self.tree = tree
+        """`absent`: top-level names of the provider this release does not ship, and what
+        a lookup into each answers (releases.absent_names): a removed module, or unknown."""
         self.import_names = frozenset(import_names)
+        self.tree = with_stdlib(tree, self.import_names)  # the standard library's stubs too
         self.version = version
         self.memo = memo
+        self.absent = dict(absent or {})
         self._api: ProviderAPI | None = None
         self._digests: dict[str, str] = {}
         # one release answers a key one way (not kept with DRIFT_AUDIT_NO_MEMO_INDEX=1)
@@ -290,6 +312,9 @@ class MemoizedProvider:
     def resolve(
         self, dotted: str, *, module_only: bool = False, from_import: bool = False
     ) -> Resolution:
+        outside = self._outside(dotted)
+        if outside is not None:
+            return outside
         key = f"{dotted}|{int(module_only)}" + ("|from" if from_import else "")
         known = self._resolved.get(key)
         if known is not None:  # counted as the memo hit it would have been
@@ -308,12 +333,41 @@ class MemoizedProvider:
         self._keep(key, resolution, tuple(m for m, _ in deps))
         return resolution
 
+    def deps_of(
+        self, dotted: str, module_only: bool = False, from_import: bool = False
+    ) -> tuple[tuple[str, str], ...] | None:
+        """The modules a lookup made in this release rests on, each with the digest of its
+        files (difference.py); () for a name the release does not ship; None when not kept
+        (DRIFT_AUDIT_NO_MEMO_INDEX=1) or not asked."""
+        if self._outside(dotted) is not None:
+            return ()
+        key = f"{dotted}|{int(module_only)}" + ("|from" if from_import else "")
+        known = self._resolved.get(key)
+        if known is None:
+            return None
+        return tuple((module, self._digest(module)) for module in known[1])
+
     def _keep(self, key: str, resolution: Resolution, modules: tuple[str, ...]) -> None:
         if self.memo.indexed:
             self._resolved[key] = (resolution, modules)
 
+    def _outside(self, dotted: str) -> Resolution | None:
+        """The answer for a path under a top-level name this release does not ship, never
+        memoized: it reads no file, and rests on which names the run counts as the
+        provider's (a module another release of it ships is removed here)."""
+        top = dotted.split(".", 1)[0]
+        if top in self.import_names:
+            return None
+        absent = self.absent.get(top)
+        if absent is not None and absent.removed:
+            return Resolution(Lookup.MISSING_MODULE, dotted, missing=top, detail=absent.why)
+        why = absent.why if absent is not None else f"{dotted} is outside the provider"
+        return Resolution(Lookup.UNKNOWN, dotted, detail=why)
+
     def moved(self, dotted: str) -> str | None:
-        key = f"moved:{dotted}"
+        # a gone top-level name is searched for from the release's own packages (moves.py)
+        gone = dotted.split(".", 1)[0] not in self.import_names
+        key = f"moved:{dotted}" + ("|gone" if gone else "")
         stored = self.memo.lookup(key, self._digest)
         if stored is not None:
             return str(stored["found"]) if stored["found"] else None
@@ -367,6 +421,7 @@ def resolution_to_json(resolution: Resolution) -> dict[str, Any]:
         "path": resolution.path,
         "missing": resolution.missing,
         "detail": resolution.detail,
+        "closed": resolution.closed,
         "symbol": None if symbol is None else _symbol_to_json(symbol),
     }
 
@@ -379,6 +434,7 @@ def resolution_from_json(data: dict[str, Any]) -> Resolution:
         symbol=None if symbol is None else _symbol_from_json(symbol),
         missing=data.get("missing"),
         detail=data.get("detail"),
+        closed=data.get("closed", False),
     )
 
 
@@ -388,6 +444,7 @@ def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
         "path": symbol.path,
         "kind": symbol.kind.value,
         "why_unknown": symbol.why_unknown,
+        "unknown_closed": symbol.unknown_closed,
         "deprecated": symbol.deprecated,
         "deprecated_params": list(symbol.deprecated_params),
         "renamed": [list(pair) for pair in symbol.renamed],
@@ -417,6 +474,7 @@ def _symbol_from_json(data: dict[str, Any]) -> Symbol:
         kind=SymbolKind(data["kind"]),
         signature=signature,
         why_unknown=data.get("why_unknown"),
+        unknown_closed=data.get("unknown_closed", False),
         deprecated=data.get("deprecated"),
         deprecated_params=tuple(data.get("deprecated_params", ())),
         renamed=tuple((str(a), str(b)) for a, b in data.get("renamed", ())),

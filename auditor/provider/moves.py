@@ -3,7 +3,8 @@
 # Owns: `MoveSearch`, the part of ProviderAPI behind `moved()`: the modules loaded so far, an
 #       import of the name under another name, then the modules near its old home (its
 #       surviving ancestor packages and what they import, breadth first, within its top-level
-#       package), each read only when its source mentions the name, at most MAX_MOVE_MODULES.
+#       package; for a top-level package the release no longer ships, within the ones it
+#       does), each read only when its source mentions the name, at most MAX_MOVE_MODULES.
 # Takes: a dotted path the target release lacks. Gives: the dotted path of a definition of
 # that name elsewhere, or None; used for suggestions only, never for a verdict.
 """The moved-name search: where a gone definition went."""
@@ -38,31 +39,42 @@ class MoveSearch(ModuleLoader):
         `__init__` importing from a new submodule), read only when their source mentions the
         name, at most MAX_MOVE_MODULES of them."""
         name = bare(dotted.rpartition(".")[2])
-        loaded = [self._modules[m] for m in sorted(m for m, v in self._modules.items() if v)]
+        loaded = [  # the provider's own: a name gone from it never moved into the stdlib
+            self._modules[m]
+            for m in sorted(m for m, v in self._modules.items() if v and self.owns_itself(m))
+        ]
         found = _definition_in(loaded, name, dotted)
         if found is not None:
             return found
         for module in loaded:  # an import of it under another name: `from x.y import name as _n`
             for member in module.members.values() if module is not None else ():
                 target = str(getattr(member, "target_path", "")) if member.is_alias else ""
-                if target.rpartition(".")[2] == name and target != dotted and self.owns(target):
+                if (
+                    target.rpartition(".")[2] == name
+                    and target != dotted
+                    and self.owns_itself(target)
+                ):
                     return target
-        if _MARKER.search(dotted) or not self.owns(dotted):
+        if _MARKER.search(dotted) or "." not in dotted:
             return None
         return _definition_in(self._near(dotted, name), name, dotted)
 
     def _near(self, dotted: str, name: str) -> Iterable[griffe.Module]:
         """Modules near a gone definition's old home, nearest first: its surviving ancestor
         packages, then what they import or star-import, breadth first, within its top-level
-        package; a module is visited only when its source mentions `name` (packages always,
-        to go on from them)."""
+        package (a top-level package the release no longer ships: from each it does ship);
+        a module is visited only when its source mentions `name` (packages always, to go on
+        from them)."""
         parts = dotted.split(".")[:-1]
         queue = [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
+        tops = {parts[0]}
+        if not self.owns_itself(dotted):
+            queue, tops = sorted(self.provider_names), set(self.provider_names)
         seen: set[str] = set()
         visited = 0
         while queue and visited < MAX_MOVE_MODULES:
             path = queue.pop(0)
-            if path in seen or not self.owns(path) or path.split(".")[0] != parts[0]:
+            if path in seen or not self.owns_itself(path) or path.split(".")[0] not in tops:
                 continue
             seen.add(path)
             if not self._may_define(path, name):

@@ -36,6 +36,7 @@ class _Unknown:
 
 
 UNKNOWN: Any = _Unknown()
+_UNBOUND = object()  # a name the namespace does not hold
 
 
 @dataclass
@@ -137,16 +138,47 @@ class ModuleFacts:
     written: set[str] = field(default_factory=set)  # names put there through globals()...
     written_unknown: bool = False  # a write whose key could not be known
     written_excluded: frozenset[str] = frozenset()  # ...known to be none of these names
+    # name -> the value a namespace write left it (rebound while values[name] is it still)
+    rebound: dict[str, Any] = field(default_factory=dict)
+    # name -> its value when a write whose key is not known ran (hit while it is still it)
+    exposed: dict[str, Any] = field(default_factory=dict)
     getattr: Any = None  # Function, ("lazy", submodules, attrs), or UNKNOWN
     lazy_module: Any = None  # ("lazy", submodules, attrs, extra) for sys.modules[...] = ...
     deps: set[str] = field(default_factory=set)  # every module its evaluation read
     class_bodies: dict[str, dict[str, Any]] = field(default_factory=dict)  # class -> its names
 
     def write_unknown(self, absent: frozenset[Any] = frozenset()) -> None:
-        """A name written whose key is not known, except that it is none of `absent`."""
+        """A name written whose key is not known, except that it is none of `absent`: every
+        name bound so far may have been rebound (until it is bound again)."""
         kept = absent if not self.written_unknown else self.written_excluded & absent
         self.written_excluded = frozenset(k for k in kept if isinstance(k, str))
         self.written_unknown = True
+        self.exposed.update((k, v) for k, v in self.values.items() if k not in absent)
+
+    def write(self, name: str, value: Any, certain: bool) -> None:
+        """`globals()[name] = value` (or an update, a setattr on the module): the name is
+        bound to the value, as `name = value` binds it."""
+        self.written.add(name)
+        old = self.values.get(name)
+        self.values[name] = value if certain or old is None else merge(old, value, False)
+        self.rebound[name] = self.values[name]
+
+    def star_imported(self) -> None:
+        """`from m import *` after names were written: it may bind any of them again."""
+        for name, value in list(self.rebound.items()):
+            if self.values.get(name, _UNBOUND) is value:
+                self.values[name] = self.rebound[name] = UNKNOWN
+
+    def rebinding(self, name: str) -> tuple[str, Any] | None:
+        """How a namespace write decides what `name` is now: ("value", what it left) when
+        the name's last binding is one, ("key", UNKNOWN) when a write whose key is not
+        known came after its last binding; None when no write decides it."""
+        current = self.values.get(name, _UNBOUND)
+        if name in self.rebound and self.rebound[name] is current:
+            return "value", current
+        if self.may_write(name) and name in self.exposed and self.exposed[name] is current:
+            return "key", UNKNOWN
+        return None
 
     def may_write(self, name: str) -> bool:
         """Whether a write whose key is not known may have put `name` there."""

@@ -3,7 +3,8 @@
 # Owns: `PathResolver`, the part of ProviderAPI that walks `a.b.C().x` part by part: the
 #       longest module prefix (a package's own binding shadows its submodule), module members
 #       (griffe aliases followed, `name = other` bindings, @overload sets, submodules, star
-#       imports last one first, then what the module's dynamic namespace serves: dynamic.py),
+#       imports last one first, then what the module's dynamic namespace serves: dynamic.py;
+#       a name its top level writes again through its namespace is what was written),
 #       class members (members.py), and the markers: `()` an instance of the class or what a
 #       function returns (its annotation, or the class every return makes: returns.py), `[]`
 #       and `[*]` an element of an annotated container.
@@ -13,6 +14,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import griffe
@@ -37,6 +39,13 @@ from auditor.provider.lookup import (
 )
 from auditor.provider.paths import PARAMETER, UNDECLARED, bare
 from auditor.provider.typed import Stored, TypedMembers
+
+# what a module's source holds when it may write its own namespace (`globals()[k] = v`,
+# `globals().update(...)`, `g = globals()`, `setattr(sys.modules[__name__], ...)`): a module
+# without it is not evaluated for names it binds again (dynamic.py)
+NAMESPACE_WRITES = re.compile(
+    r"\b(?:globals|vars|locals)\(\)\s*[\[.]|=\s*(?:globals|vars|locals)\(\)|modules\["
+)
 
 
 class PathResolver(TypedMembers):
@@ -209,7 +218,8 @@ class PathResolver(TypedMembers):
         if member is None or getattr(member, "wildcard", None):
             self._unseen_member(module, name, path)
             raise _Missing(path, module=True)
-        return self._follow(member, depth)
+        rebound = self._rebound(module, name, depth)
+        return rebound if rebound is not None else self._follow(member, depth)
 
     def _unseen_member(self, module: griffe.Module, name: str, path: str) -> None:
         """A name a namespace package's folder does not hold may come from another
@@ -220,16 +230,16 @@ class PathResolver(TypedMembers):
         if module.path in self._compiled:
             raise Unknown(f"{module.path} is compiled and has no stub; {name} may be in it")
         if module.path in self._namespaces:
-            raise Unlisted(
-                path, f"{module.path} is a namespace package; another distribution may add {name}"
-            )
+            why = f"{module.path} is a namespace package; another distribution may add {name}"
+            raise Unlisted(path, why, closed=True)
 
     def _module_member(self, module: griffe.Module, name: str, path: str, depth: int) -> Any:
         if name in MODULE_DUNDERS and name not in module.members:
             raise Unknown(f"{path} is set by the import system")
         member = module.members.get(name)
         if member is not None and not getattr(member, "wildcard", None):
-            return self._follow(member, depth)
+            rebound = self._rebound(module, name, depth)
+            return rebound if rebound is not None else self._follow(member, depth)
         overloads = getattr(module, "overloads", None) or {}
         if overloads.get(name):  # a stub's @overload set with no implementation beside it
             return _Overloads(f"{module.path}.{name}")
@@ -238,8 +248,9 @@ class PathResolver(TypedMembers):
             return submodule
         self._unseen_member(module, name, path)
         found, undecided = self._from_wildcards(module, name, depth)
-        if found is not None:
-            return found
+        if found is not None:  # what `import *` binds, unless the module writes it again
+            rebound = self._rebound(module, name, depth)
+            return rebound if rebound is not None else found
         if undecided is None and _from_stub(module):  # a compiled module's stub: a sketch
             raise Unlisted(path, f"{module.path} is compiled; its stub may not list {name}")
         if undecided is None:
@@ -249,6 +260,27 @@ class PathResolver(TypedMembers):
         except (_Missing, Unknown):
             raise undecided from None
         return served
+
+    def _rebound(self, module: griffe.Module, name: str, depth: int) -> Any:
+        """A name the module binds (a def, an import, what `import *` brings) that its top
+        level binds again through its namespace (`globals()["run"] = _impl`, as `run =
+        _impl` would): what it was bound to (dynamic.py); None when nothing rebinds it, and
+        the binding griffe read stands. A module whose source never names its namespace is
+        not evaluated for it."""
+        if not NAMESPACE_WRITES.search(self._texts.get(module.path, ("", ""))[1]):
+            return None
+        outcome = self._evaluator().rebinding(module.path, name)
+        if outcome is None:
+            return None
+        if isinstance(outcome, dynamic.Undecided):
+            raise Unknown(outcome.reason)
+        target = outcome.target
+        if target is None or not self.owns(target):
+            raise Unknown(f"{module.path} rebinds {name} at import time to {target}")
+        try:
+            return self._find(target, depth + 1)
+        except _Missing:  # what it is bound to is not where the evaluation says: not known
+            raise Unknown(f"{module.path} rebinds {name} at import time to {target}") from None
 
     def _top_level_binding(self, module: griffe.Module, name: str) -> griffe.Attribute | None:
         """The attribute an unpacking, a loop, a `with` or a walrus at the module's top level
@@ -438,19 +470,19 @@ class PathResolver(TypedMembers):
     def _type_of(self, annotation: Any, owner: Any, depth: int) -> Any:
         if exprs.element_annotation(annotation, iterate=True) is not None:
             return _Typed(annotation)  # a container: its items may be followed
-        path = exprs.annotation_class(annotation)
+        path = exprs.builtin_path(exprs.annotation_class(annotation))
         if path is None or not self.owns(path):
-            raise Unknown(f"the type of {getattr(owner, 'path', owner)} is not a provider class")
+            raise Unknown(f"the type of {_described(owner)} is not a provider class")
         found = self._find(path, depth + 1)
-        if not isinstance(found, griffe.Class):
-            raise Unknown(f"the type of {owner.path} is not a class")
+        if not isinstance(found, griffe.Class):  # a TypeVar, an alias, a function
+            raise Unknown(f"the type of {_described(owner)} is not a class")
         return _Instance(found)
 
     def _follow(self, member: Any, depth: int) -> Any:
         if member.is_alias:
             target = member.target_path
             if not self.owns(target):
-                raise Unknown(f"re-exported from outside the provider: {target}")
+                raise Unknown(f"re-exported from outside the provider: {target}", closed=True)
             return self._find(target, depth + 1)
         named = _named_by(member)
         if named is not None and self.owns(named):  # `ib = attr = attrib`: the same object
@@ -459,6 +491,14 @@ class PathResolver(TypedMembers):
 
 
 SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self", "Self"})
+
+
+def _described(owner: Any) -> str:
+    """What a type was asked of, in words: its path, or the annotation an element of a
+    container is known by (`_Typed` has no path)."""
+    if isinstance(owner, _Typed):
+        return f"an element of {owner.annotation}"
+    return str(getattr(owner, "path", owner))
 
 
 def _named_by(member: Any) -> str | None:

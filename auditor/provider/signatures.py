@@ -61,7 +61,7 @@ class SymbolBuilder(PathResolver):
         if isinstance(obj, griffe.Module):
             return Symbol(obj.path, SymbolKind.MODULE, deprecated=deprecated)
         if isinstance(obj, griffe.Class):
-            signature, why = self._constructor(obj)
+            signature, why, closed = self._constructor(obj)
             init = obj.members.get("__init__")
             renamed, warned = self._init_renames(init) if signature is not None else ((), ())
             params = (*functions.deprecated_parameters(init), *warned)
@@ -72,6 +72,7 @@ class SymbolBuilder(PathResolver):
                 tuple(dict.fromkeys(params)), renamed,
                 forwards=onward[0], forward_unless=onward[1], forward_taken=onward[2],
                 forward_added=onward[3], compiled=_from_stub(obj),
+                unknown_closed=closed and signature is None,
             )  # fmt: skip
         if isinstance(obj, (griffe.Function, _Bound)):
             return self._function_symbol(obj, deprecated)
@@ -153,14 +154,15 @@ class SymbolBuilder(PathResolver):
             for klass in self._mro(owner, 0)
         )
 
-    def _constructor(self, cls: griffe.Class) -> tuple[Signature | None, str | None]:
-        """The parameters `cls(...)` accepts, when they can be known statically."""
+    def _constructor(self, cls: griffe.Class) -> tuple[Signature | None, str | None, bool]:
+        """The parameters `cls(...)` accepts, when they can be known statically (else why,
+        and whether that is `closed`: provider/classes.Unknown)."""
         try:
-            return classes.constructor(cls, _Context(self)), None
+            return classes.constructor(cls, _Context(self)), None, False
         except Unknown as why:
-            return None, str(why)
+            return None, str(why), why.closed
         except (_Missing, griffe.AliasResolutionError, griffe.CyclicAliasError) as error:
-            return None, f"{cls.path}: {error}"
+            return None, f"{cls.path}: {error}", False
 
     def decorator_effect(self, decorator: Any) -> wrappers.Effect | None:
         """What one of the provider's own decorators does to a function, read from its
@@ -254,6 +256,8 @@ class SymbolBuilder(PathResolver):
         return result
 
     def _classify(self, path: str) -> Maker | str | None:
+        if path in functions.CLASS_MARKERS:
+            return "transparent"
         if not self.owns(path):
             return None
         try:
@@ -289,6 +293,9 @@ class _Context:
 
     def base_paths(self, cls: griffe.Class) -> list[str | None]:
         return [exprs.expr_path(b) for b in cls.bases]
+
+    def bases_outside(self, cls: griffe.Class) -> bool:
+        return self.api.bases_outside(cls, 0)
 
     def own_decorator(self, path: str) -> Maker | str | None:
         return self.api.own_decorator(path)

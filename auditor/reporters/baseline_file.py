@@ -10,7 +10,9 @@
 # rewriting it with nothing changed gives a byte-identical file, and a diff of it in review
 # shows exactly the drift accepted or fixed. Suppressed findings are not recorded (their
 # comment is the record). Reading accepts this shape and, as before it existed, a whole JSON
-# report (`--format json`): both give Findings whose fingerprints match this run's.
+# report (`--format json`): both give a model.Recorded, one Finding per fingerprint (matching
+# this run's) and its count as a number, so reading costs what the file's entries cost,
+# whatever counts they state.
 """The baseline file: fingerprints of accepted findings, stable byte for byte."""
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from auditor.errors import AuditError
 from auditor.escape import json_text
 from auditor.kinds import Kind
-from auditor.model import Finding, Location, Status
+from auditor.model import Finding, Location, Recorded, Status
 from auditor.reporters import json_report
 
 if TYPE_CHECKING:
@@ -83,8 +85,10 @@ def _key(entry: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(str(entry.get(p) or "") for p in parts)
 
 
-def load(path: str | Path, *, root: Path | None = None) -> tuple[Finding, ...]:
-    """The recorded findings of a baseline file, or of a JSON report used as one.
+def load(path: str | Path, *, root: Path | None = None) -> Recorded:
+    """The recorded findings of a baseline file, or of a JSON report used as one: one per
+    fingerprint, with its count (work and memory grow with the file's entries, never with
+    the counts they state).
 
     Raises:
         AuditError: unreadable, not JSON, or neither shape.
@@ -93,10 +97,10 @@ def load(path: str | Path, *, root: Path | None = None) -> tuple[Finding, ...]:
     data = json_report.parse_json(text, where, "a baseline", hint=_HINT)
     if isinstance(data, dict) and data.get("format") == FORMAT:
         return _from_baseline(data, where)
-    return json_report.from_dict(data, where=where).findings
+    return Recorded.of((f, 1) for f in json_report.from_dict(data, where=where).findings)
 
 
-def _from_baseline(data: Mapping[str, Any], where: str) -> tuple[Finding, ...]:
+def _from_baseline(data: Mapping[str, Any], where: str) -> Recorded:
     if data.get("version") != VERSION:
         raise AuditError(
             f"{where}: baseline version {data.get('version')!r}; this drift-audit reads {VERSION}",
@@ -105,11 +109,10 @@ def _from_baseline(data: Mapping[str, Any], where: str) -> tuple[Finding, ...]:
     items = data.get("findings")
     if not isinstance(items, list):
         raise AuditError(f"{where}: 'findings' must be a list", hint=_HINT)
-    out: list[Finding] = []
-    for i, item in enumerate(items):
-        finding = _finding(item, f"{where}: findings[{i}]")
-        out.extend([finding] * _count(item, f"{where}: findings[{i}]"))
-    return tuple(out)
+    return Recorded.of(
+        (_finding(item, f"{where}: findings[{i}]"), _count(item, f"{where}: findings[{i}]"))
+        for i, item in enumerate(items)
+    )
 
 
 def _count(item: Mapping[str, Any], where: str) -> int:

@@ -1,9 +1,11 @@
 # Maintainers: helpers shared by the reporter modules, and nothing else.
 #
 # Owns: the tool's name and version as reports print them, the per-status /
-# per-severity tallies that the text and markdown reporters both summarise, and the one
-# sentence every format shows for the kinds the settings left out (`left_out_note`). Takes a Report,
-# gives plain values. No formatting decisions live here: each reporter keeps its own shape.
+# per-severity tallies that the text and markdown reporters both summarise, and the
+# sentences every format shows for what the settings narrowed: the kinds left out
+# (`left_out_note`), the files excluded (`excluded_note`; both: `not_checked_note`) and the
+# findings let past the gate (`ungated_note`, `UNGATED_MARK`). Takes a Report, gives plain
+# values. No formatting decisions live here: each reporter keeps its own shape.
 """Shared, format-neutral helpers for the reporters."""
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from auditor.model import Status
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from auditor.model import Finding, Report
+    from auditor.model import Excluded, Finding, Report, Ungated
 
 TOOL_NAME = "drift-audit"
 UNKNOWN_VERSION = "0+unknown"
@@ -90,6 +92,63 @@ def left_out_note(report: Report) -> str | None:
         f"{len(entry.kinds)} of {len(Kind)} kinds left out by {entry.by}: {_kinds(entry.kinds)}"
         for entry in report.left_out
     )
+
+
+MAX_NAMED_PATHS = 5  # excluded files a one-line note names; JSON and SARIF list them all
+
+
+def excluded_note(report: Report) -> str | None:
+    """What `exclude` kept out of the scan, and where it was set, in one sentence (`1 file
+    left out of the scan by exclude in [tool.drift-audit] of pyproject.toml: widget/core.py`);
+    None when nothing was."""
+    if not report.excluded:
+        return None
+    return "; ".join(excluded_sentence(entry) for entry in report.excluded)
+
+
+def excluded_sentence(entry: Excluded, *, every_path: bool = False) -> str:
+    """What one `exclude` left out: the first MAX_NAMED_PATHS paths, or `every_path`."""
+    named = ", ".join(entry.paths) if every_path else _named(entry.paths)
+    return f"{_files(entry.paths)} left out of the scan by {entry.by}: {named}"
+
+
+def _files(paths: tuple[str, ...]) -> str:
+    """`3 files`, `2 files and 1 unreadable folder` (a folder's entry ends in `/`)."""
+    folders = sum(1 for p in paths if p.endswith("/"))
+    files = plural(len(paths) - folders, "file")
+    return f"{files} and {plural(folders, 'unreadable folder')}" if folders else files
+
+
+def _named(paths: tuple[str, ...]) -> str:
+    shown = ", ".join(paths[:MAX_NAMED_PATHS])
+    more = len(paths) - MAX_NAMED_PATHS
+    return f"{shown} and {more} more" if more > 0 else shown
+
+
+def not_checked_note(report: Report) -> str | None:
+    """Everything the settings kept from being checked, in one sentence: the kinds left out
+    (`left_out_note`) and the files excluded (`excluded_note`); None when nothing was."""
+    notes = [n for n in (left_out_note(report), excluded_note(report)) if n is not None]
+    return "; ".join(notes) if notes else None
+
+
+def ungated_note(report: Report) -> str | None:
+    """The settings that keep new findings out of the gate, and where they were set (`1 new
+    finding in test files left out of the gate by gate-tests = false in [tool.drift-audit] of
+    pyproject.toml`), said whenever one is in force, even when it let nothing pass; None
+    when none is."""
+    if not report.ungated:
+        return None
+    return "; ".join(ungated_sentence(entry, report) for entry in report.ungated)
+
+
+def ungated_sentence(entry: Ungated, report: Report) -> str:
+    """What one setting lets past the gate in this report, and where it was set."""
+    passed = sum(1 for f in report.findings if entry.lets_pass(f))
+    return f"{plural(passed, 'new finding')} in test files left out of the gate by {entry.by}"
+
+
+UNGATED_MARK = "not gated: test file"  # what a finding the settings let pass is marked with
 
 
 def _kinds(kinds: tuple[Kind, ...]) -> str:

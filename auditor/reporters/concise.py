@@ -21,6 +21,6 @@ NAME = "concise"
 def render(report: Report, *, color: bool = False) -> str:
     """One line per finding and the summary line; ANSI colour only when `color` is true."""
     pal = ANSI if color else PLAIN
-    lines = [headline(finding, pal) for finding in report.findings]
+    lines = [headline(f, pal, gated=report.gated(f)) for f in report.findings]
     lines.append(summary_line(report, pal))
     return "\n".join(lines) + "\n"

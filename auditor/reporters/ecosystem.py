@@ -55,6 +55,8 @@ def to_dict(report: EcosystemReport) -> dict[str, Any]:
                 "error": r.error,
                 "findings": list(r.findings),
                 "undecided": r.undecided,
+                "sites": r.sites,
+                "undecided_sites": list(r.undecided_sites),
             }
             for r in report.consumers
         ],

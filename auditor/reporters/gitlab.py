@@ -20,6 +20,9 @@
 # Kinds the settings left out of the report (`select`/`ignore`) are one issue per setting,
 # first, at the config file that set it (`.` for the command line), check name
 # `left-out-kinds`: a gate a merge request's own pyproject.toml narrowed shows in its widget.
+# So are the files `exclude` kept out of the scan (`excluded-files`, every path named) and a
+# setting that lets new findings past the gate (`ungated-test-files`: gate-tests off); an
+# issue such a setting lets pass keeps its severity and says `[not gated: test file]`.
 # Strings go through json.dumps and escape.json_text, as in json_report.py.
 """GitLab Code Quality reporter: a JSON array of Code Climate issues."""
 
@@ -33,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from auditor.escape import json_text
 from auditor.kinds import Kind, Severity
 from auditor.model import Status
+from auditor.reporters.common import UNGATED_MARK, excluded_sentence, ungated_sentence
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -45,13 +49,27 @@ SEVERITIES = {Severity.ERROR: "critical", Severity.WARNING: "major", Severity.IN
 SHOWN = frozenset({Status.NEW, Status.PREEXISTING})  # GitLab cannot express the others
 FINGERPRINT_CHARS = 32  # as Finding.fingerprint
 LEFT_OUT = "left-out-kinds"  # the check name of an issue saying what the settings left out
+EXCLUDED = "excluded-files"  # ... of one naming the files `exclude` kept out of the scan
+UNGATED = "ungated-test-files"  # ... of one naming a setting that lets findings pass the gate
 
 
 def render(report: Report, *, color: bool = False) -> str:
     """The Code Quality report as a JSON array, with a trailing newline ("[]" when empty)."""
     shown = [f for f in report.findings if f.status in SHOWN]
     issues = [left_out_issue(e) for e in report.left_out]
-    issues += [issue(f, fp) for f, fp in zip(shown, fingerprints(shown), strict=True)]
+    issues += [
+        _note_issue(EXCLUDED, excluded_sentence(e, every_path=True), e.file, "major", e.paths)
+        for e in report.excluded
+    ]
+    issues += [
+        _note_issue(UNGATED, ungated_sentence(u, report), u.file, "minor", (u.setting, u.source))
+        for u in report.ungated
+    ]
+    marks = [report.gated(f) for f in shown]
+    issues += [
+        issue(f, fp, gated=gated)
+        for f, fp, gated in zip(shown, fingerprints(shown), marks, strict=True)
+    ]
     return json_text(json.dumps(issues, indent=2, ensure_ascii=False)) + "\n"
 
 
@@ -72,10 +90,29 @@ def left_out_issue(entry: LeftOut) -> dict[str, Any]:
     }
 
 
-def issue(finding: Finding, fingerprint: str) -> dict[str, Any]:
-    """One Code Quality issue for a finding, under the given (unique) fingerprint."""
+def _note_issue(
+    check: str, note: str, file: str | None, severity: str, key: Sequence[str]
+) -> dict[str, Any]:
+    """An issue saying what a setting narrowed, at the config file that set it (`.` for the
+    command line), its fingerprint from `key` (what it is about: the files excluded, the
+    setting), so the issue stays the same one while that does."""
+    parts = [check, file or "", *key]
+    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass"))
     return {
-        "description": _description(finding),
+        "description": note,
+        "check_name": check,
+        "fingerprint": digest.hexdigest()[:FINGERPRINT_CHARS],
+        "severity": severity,
+        "location": {"path": file or ".", "lines": {"begin": 1}},
+    }
+
+
+def issue(finding: Finding, fingerprint: str, *, gated: bool = True) -> dict[str, Any]:
+    """One Code Quality issue for a finding, under the given (unique) fingerprint; one the
+    settings let past the gate (not `gated`) says so in its description."""
+    mark = "" if gated else f" [{UNGATED_MARK}]"
+    return {
+        "description": _description(finding) + mark,
         "check_name": finding.kind.slug,
         "fingerprint": fingerprint,
         "severity": SEVERITIES[finding.severity],

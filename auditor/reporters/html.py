@@ -6,7 +6,9 @@
 # template in templates/ (autoescape on; CSS and script inlined from templates/report.css and
 # templates/report.js; a Content-Security-Policy with their hashes, so the page loads nothing
 # and runs nothing else). jinja2 is imported here and nowhere else, lazily, so the CLI starts
-# fast. Like every reporter it never filters or sorts the findings: filtering, search and
+# fast. What the settings narrowed (kinds and files left out, findings let past the gate) is
+# a note in the summary, and a finding let past the gate says so beside its status.
+# Like every reporter it never filters or sorts the findings: filtering, search and
 # grouping happen in the reader's browser. The output is deterministic (no clock, no random
 # ids); only `stats.seconds`, which is in the report, varies between identical runs.
 """HTML reporter: one self-contained page with filters, search and signature diffs."""
@@ -28,11 +30,12 @@ from auditor.kinds import Kind, Severity
 from auditor.model import Status
 from auditor.reporters.common import (
     count_by_kind,
-    left_out_note,
+    not_checked_note,
     plural,
     provider_line,
     tally,
     tool_version,
+    ungated_note,
 )
 
 if TYPE_CHECKING:
@@ -41,7 +44,7 @@ if TYPE_CHECKING:
     import jinja2
     from markupsafe import Markup
 
-    from auditor.model import Finding, Location, Report
+    from auditor.model import Finding, Location, Report, Ungated
 
 NAME = "html"
 LAZY_FINDINGS = 200  # above this, cards start collapsed and their details load when opened
@@ -279,6 +282,7 @@ class FindingView:
     lines: tuple[SourceLine, ...]
     chains: tuple[tuple[ChainStep, ...], ...]
     broken: tuple[bool, ...]  # per report target: broken there?
+    ungated: str | None = None  # the setting that lets it past the gate (gate-tests off)
 
     @property
     def parameter_label(self) -> str:
@@ -299,7 +303,9 @@ class Group:
     views: tuple[FindingView, ...]
 
 
-def finding_view(index: int, finding: Finding, targets: Sequence[str]) -> FindingView:
+def finding_view(
+    index: int, finding: Finding, targets: Sequence[str], ungated: Ungated | None = None
+) -> FindingView:
     label = finding.broken_in[-1] if finding.broken_in else (targets[-1] if targets else "")
     return FindingView(
         anchor=f"finding-{index}",
@@ -313,6 +319,7 @@ def finding_view(index: int, finding: Finding, targets: Sequence[str]) -> Findin
         lines=tuple(source_lines(finding)),
         chains=tuple(tuple(chain_steps(chain)) for chain in finding.reached_from),
         broken=tuple(t in finding.broken_in for t in targets),
+        ungated=ungated.by if ungated is not None else None,
     )
 
 
@@ -397,12 +404,16 @@ def modules_note(report: Report) -> str:
 def page(report: Report) -> dict[str, object]:
     """Everything the template needs, as plain values."""
     targets = report.provider.targets
-    views = [finding_view(i, f, targets) for i, f in enumerate(report.findings, start=1)]
+    views = [
+        finding_view(i, f, targets, report.let_pass_by(f))
+        for i, f in enumerate(report.findings, start=1)
+    ]
     findings = report.findings
     return {
         "title": f"drift-audit: {provider_line(report)}",
         "report": report,
-        "left_out_note": left_out_note(report),
+        "left_out_note": not_checked_note(report),
+        "ungated_note": ungated_note(report),
         "tool_version": tool_version(),
         "tally": tally(findings, report.hidden),
         "modules_note": modules_note(report),

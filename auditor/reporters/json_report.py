@@ -3,10 +3,11 @@
 # Owns: the exact key order of the document and of each finding, and reading a document back
 # into a Report (`load_report`), which is also how a baseline file is read: a baseline is just
 # a previous report. Takes a Report; gives a string, or a Report from text or a file.
-# `message`, `first_broken`, `fingerprint` and `test` (the site is in a test file:
-# model.is_test_path) are derived from a Finding's facts: they are
-# written for readers and ignored on load; `severity` is read back when it is not the kind's
-# (a warning-level changed-default, a [tool.drift-audit.severity] override). `scope` and
+# `message`, `first_broken` and `fingerprint` are derived from a Finding's facts: they are
+# written for readers and ignored on load; `test` (the site is in a test file: named as one,
+# model.is_test_path, and not imported by library code) is read back as Finding.production
+# where the name alone would say otherwise; `severity` is read back when it is not the
+# kind's (a warning-level changed-default, a [tool.drift-audit.severity] override). `scope` and
 # `source` are extra fields (not in DESIGN's list) that the fingerprint and the text reporter
 # need; `also_used_at` (optional) lists the lines of the same file that use a name an import
 # finding reports gone.
@@ -16,7 +17,10 @@
 # `fixed` (baseline-file findings gone now), `unused_suppressions` and `left_out` (what
 # `select`/`ignore` kept out of `findings`, each with where it was set: the project's config
 # file or the command line; [] when every kind is reported; also written for a report built
-# by hand that has some); all optional on load.
+# by hand that has some), `excluded` (the files `exclude` kept out of the scan, with its
+# patterns and where it was set) and `ungated` (settings that keep new findings out of the
+# exit status: `gate-tests = false`, where it was set, and how many new findings it let
+# pass, derived); all optional on load, so a version-1 reader that predates them reads on.
 # Change the shape only with a new SCHEMA_VERSION; the round-trip test keeps this honest.
 """JSON reporter (schema version 1) and its reader, `load_report`."""
 
@@ -33,6 +37,7 @@ from auditor.kinds import Kind, Severity
 from auditor.model import (
     ConsumerInfo,
     Edit,
+    Excluded,
     Finding,
     Fix,
     LeftOut,
@@ -42,6 +47,8 @@ from auditor.model import (
     Stats,
     Status,
     Undecided,
+    Ungated,
+    is_test_path,
     timeline,
 )
 from auditor.reporters.common import TOOL_NAME, tool_version
@@ -81,6 +88,10 @@ def to_dict(report: Report, *, undecided: bool | None = None) -> dict[str, Any]:
         document["undecided"] = [_undecided_dict(u) for u in report.undecided]
     if report.providers or report.left_out:
         document["left_out"] = [_left_out_dict(entry) for entry in report.left_out]
+    if report.providers or report.excluded:
+        document["excluded"] = [_excluded_dict(entry) for entry in report.excluded]
+    if report.providers or report.ungated:
+        document["ungated"] = [_ungated_dict(entry, report) for entry in report.ungated]
     return document | {
         "stats": {
             "files_scanned": stats.files_scanned,
@@ -89,6 +100,7 @@ def to_dict(report: Report, *, undecided: bool | None = None) -> dict[str, Any]:
             "provider_modules_cached": stats.provider_modules_cached,
             "undecided": stats.undecided,
             "sites": stats.sites,
+            "unchanged": stats.unchanged,
             "bytes_fetched": stats.bytes_fetched,
             "requests": stats.requests,
             "seconds": round(stats.seconds, 3),
@@ -150,6 +162,20 @@ def _left_out_dict(entry: LeftOut) -> dict[str, Any]:
         "file": entry.file,
         "kinds": [k.slug for k in entry.kinds],
     }
+
+
+def _excluded_dict(entry: Excluded) -> dict[str, Any]:
+    return {
+        "source": entry.source,
+        "file": entry.file,
+        "patterns": list(entry.patterns),
+        "paths": list(entry.paths),
+    }
+
+
+def _ungated_dict(entry: Ungated, report: Report) -> dict[str, Any]:
+    passed = sum(1 for f in report.findings if entry.lets_pass(f))
+    return {"setting": entry.setting, "source": entry.source, "file": entry.file, "passed": passed}
 
 
 def _fixed_dict(finding: Finding) -> dict[str, Any]:
@@ -287,6 +313,14 @@ def from_dict(data: object, *, where: str = "the report") -> Report:
             _left_out(_mapping(item, f"{where}: left_out[{i}]"), f"{where}: left_out[{i}]")
             for i, item in enumerate(_get_extra(top, "left_out", list, where, []))
         ),
+        excluded=tuple(
+            _excluded(_mapping(item, f"{where}: excluded[{i}]"), f"{where}: excluded[{i}]")
+            for i, item in enumerate(_get_extra(top, "excluded", list, where, []))
+        ),
+        ungated=tuple(
+            _ungated(_mapping(item, f"{where}: ungated[{i}]"), f"{where}: ungated[{i}]")
+            for i, item in enumerate(_get_extra(top, "ungated", list, where, []))
+        ),
         undecided=tuple(
             _undecided(_mapping(item, f"{where}: undecided[{i}]"), f"{where}: undecided[{i}]")
             for i, item in enumerate(_get_extra(top, "undecided", list, where, []))
@@ -318,6 +352,25 @@ def _left_out(data: Mapping[str, Any], where: str) -> LeftOut:
     return LeftOut(
         setting, source, _get(data, "file", _OPT_STR, where), tuple(_kind(k, where) for k in kinds)
     )
+
+
+def _excluded(data: Mapping[str, Any], where: str) -> Excluded:
+    source = _get(data, "source", str, where)
+    if source not in LEFT_OUT_SOURCES:
+        raise AuditError(f"{where}: unknown source", hint=_NEWER_HINT)
+    return Excluded(
+        source,
+        _get(data, "file", _OPT_STR, where),
+        _strings(_get(data, "patterns", list, where), f"{where}.patterns"),
+        _strings(_get(data, "paths", list, where), f"{where}.paths"),
+    )
+
+
+def _ungated(data: Mapping[str, Any], where: str) -> Ungated:
+    setting, source = _get(data, "setting", str, where), _get(data, "source", str, where)
+    if setting != "gate-tests" or source not in LEFT_OUT_SOURCES:
+        raise AuditError(f"{where}: unknown setting or source", hint=_NEWER_HINT)
+    return Ungated(setting, source, _get(data, "file", _OPT_STR, where))
 
 
 def _matrix(data: Mapping[str, Any], rows: int, where: str) -> tuple[tuple[bool | None, ...], ...]:
@@ -431,6 +484,7 @@ def _stats(data: Mapping[str, Any]) -> Stats:
         provider_modules_cached=_get_extra(data, "provider_modules_cached", int, where, 0),
         undecided=_get_extra(data, "undecided", int, where, 0),
         sites=_get_extra(data, "sites", int, where, 0),
+        unchanged=_get_extra(data, "unchanged", int, where, 0),
         bytes_fetched=_get(data, "bytes_fetched", int, where),
         seconds=_seconds(_get(data, "seconds", (int, float), where), where),
         requests=_get_extra(data, "requests", int, where, 0),  # added after schema 1 shipped
@@ -472,7 +526,15 @@ def _finding(value: object, where: str) -> Finding:
         releases_audited=_get_extra(data, "releases_audited", int, where, 0),
         level=_level(data, where),
         fix=_fix(data["fix"], where) if "fix" in data else None,
+        production=_production(data, where),
     )
+
+
+def _production(data: Mapping[str, Any], where: str) -> bool:
+    """A file named like a test file whose finding says `test: false`: library code imports
+    it (Finding.production); absent (an older report): the name decides, as it did."""
+    test = _get_extra(data, "test", bool, where, None)
+    return test is False and is_test_path(_get(data, "path", str, where))
 
 
 def _fix(value: object, where: str) -> Fix:

@@ -1,7 +1,9 @@
 # Maintainers: a compact summary for a pull-request comment (GitHub-flavoured Markdown).
 #
 # Owns: the layout. A heading and the context line, the headline, a quoted note naming the
-# kinds the settings left out and where (when they did), a table of counts by kind and status,
+# kinds and files the settings left out and where (when they did), one naming the settings
+# that let findings past the gate (gate-tests off; such a finding's kind says so in the
+# table), a table of counts by kind and status,
 # a table of the new findings, and the preexisting ones folded in a <details> block; baselined
 # and suppressed findings are only counted. No links (paths are relative to the consumer's
 # import root, not the repository) and no timings, so the comment is stable between runs.
@@ -15,7 +17,15 @@ from typing import TYPE_CHECKING
 
 from auditor.escape import markdown_cell, markdown_code, markdown_text
 from auditor.model import Status
-from auditor.reporters.common import count_by_kind, left_out_note, plural, provider_line, tally
+from auditor.reporters.common import (
+    UNGATED_MARK,
+    count_by_kind,
+    not_checked_note,
+    plural,
+    provider_line,
+    tally,
+    ungated_note,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -34,14 +44,17 @@ def render(report: Report, *, color: bool = False) -> str:
         f"## drift-audit\n\n{markdown_text(provider_line(report), starts_block=True)}",
         _headline(report),
     ]
-    note = left_out_note(report)
+    note = not_checked_note(report)
     if note is not None:
         blocks.append(f"> **Not checked:** {markdown_text(note)}.")
+    ungated = ungated_note(report)
+    if ungated is not None:
+        blocks.append(f"> **Not gated:** {markdown_text(ungated)}.")
     if report.findings or report.hidden:
         blocks.append(_counts_table(report))
     new = [f for f in report.findings if f.status is Status.NEW]
     if new:
-        blocks.append("### New findings\n\n" + _findings_table(new))
+        blocks.append("### New findings\n\n" + _findings_table(new, report))
     old = [f for f in report.findings if f.status is Status.PREEXISTING]
     if old:
         blocks.append(_details(f"{plural(len(old), 'preexisting finding')}", old))
@@ -69,11 +82,13 @@ def _counts_table(report: Report) -> str:
     return table(header, rows, numeric_from=2)
 
 
-def _findings_table(findings: Sequence[Finding]) -> str:
+def _findings_table(findings: Sequence[Finding], report: Report | None = None) -> str:
+    """One row per finding; the kind says `(not gated: test file)` of a new finding the
+    settings let past the gate."""
     rows = [
         [
             code(f"{f.location.path}:{f.location.line}"),
-            f.kind.slug,
+            f.kind.slug if report is None or report.gated(f) else f"{f.kind.slug} ({UNGATED_MARK})",
             code(f.symbol),
             code(f.parameter) if f.parameter else "",
             markdown_text(f.first_broken_known) if f.first_broken_known else "",

@@ -11,6 +11,13 @@
 # kinds out of the report (`select`/`ignore`, the project's config or the command line), one
 # invocation carries that as a warning `toolExecutionNotification` (id `left-out-kinds`), and
 # the run's properties list them (`leftOut`): a gate they narrowed never reads as clean.
+# Files `exclude` kept out of the scan are a notification too (`excluded-files`; every path
+# in the run's `excluded` property), and so are settings that let new findings past the gate
+# (`ungated-test-files`: gate-tests off; the run's `ungated`). A result such a setting lets
+# pass keeps its level (the break is as real) and carries an accepted `external` suppression
+# whose justification names the setting, as a baselined one does: SARIF's word for "found,
+# and deliberately not failing", which code scanning honours, so the SARIF, the JUnit
+# (`skipped`) and the exit status agree on every finding.
 # Each rule embeds its kind's documentation (`help.text`, `help.markdown`, from the shipped
 # kinds.md); `helpUri` and the driver's `informationUri` appear only when drift-audit's own
 # `[project.urls]` names a page (kinddocs), so a report never links to a page that is not there.
@@ -26,17 +33,25 @@ from auditor import kinddocs
 from auditor.escape import json_text, sarif_uri
 from auditor.kinds import Kind, Severity
 from auditor.model import Status
-from auditor.reporters.common import TOOL_NAME, left_out_note, tool_version
+from auditor.reporters.common import (
+    TOOL_NAME,
+    excluded_note,
+    left_out_note,
+    tool_version,
+    ungated_note,
+)
 
 if TYPE_CHECKING:
-    from auditor.model import Finding, Fix, Report
+    from auditor.model import Finding, Fix, Report, Ungated
 
 NAME = "sarif"
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
 FINGERPRINT_KEY = "driftAudit/v1"
 SRCROOT = "%SRCROOT%"
-LEFT_OUT = "left-out-kinds"  # the notification's descriptor id
+LEFT_OUT = "left-out-kinds"  # the notifications' descriptor ids
+EXCLUDED = "excluded-files"
+UNGATED = "ungated-test-files"
 
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 _CONSEQUENCE = {
@@ -72,20 +87,29 @@ def to_sarif(report: Report) -> dict[str, Any]:
         "originalUriBaseIds": {
             SRCROOT: {"description": {"text": "The consumer's project root."}},
         },
-        "results": [result(f) for f in report.findings],
+        "results": [result(f, gated_by=report.let_pass_by(f)) for f in report.findings],
         "columnKind": "unicodeCodePoints",  # scan/ counts columns in code points, 1-based
         "properties": _run_properties(report),
     }
-    note = left_out_note(report)
-    if note is not None:
-        run["invocations"] = [_narrowed(note)]
+    notes = [
+        (LEFT_OUT, left_out_note(report)),
+        (EXCLUDED, excluded_note(report)),
+        (UNGATED, ungated_note(report)),
+    ]
+    said = [(descriptor, note) for descriptor, note in notes if note is not None]
+    if said:
+        run["invocations"] = [_narrowed(said)]
     return {"$schema": SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
 
 
-def _narrowed(note: str) -> dict[str, Any]:
-    """The invocation that says which kinds the settings left out (and where)."""
-    notification = {"level": "warning", "message": {"text": note}, "descriptor": {"id": LEFT_OUT}}
-    return {"executionSuccessful": True, "toolExecutionNotifications": [notification]}
+def _narrowed(notes: list[tuple[str, str]]) -> dict[str, Any]:
+    """The invocation that says what the settings narrowed (and where): one warning
+    notification for each of kinds left out, files excluded, findings let past the gate."""
+    notifications = [
+        {"level": "warning", "message": {"text": note}, "descriptor": {"id": descriptor}}
+        for descriptor, note in notes
+    ]
+    return {"executionSuccessful": True, "toolExecutionNotifications": notifications}
 
 
 def _driver() -> dict[str, Any]:
@@ -118,8 +142,9 @@ def camel_case(slug: str) -> str:
     return "".join(part.capitalize() for part in slug.split("-"))
 
 
-def result(finding: Finding) -> dict[str, Any]:
-    """The SARIF result for one finding."""
+def result(finding: Finding, *, gated_by: Ungated | None = None) -> dict[str, Any]:
+    """The SARIF result for one finding; one a setting lets past the gate (`gated_by`)
+    keeps its level and carries an accepted external suppression naming the setting."""
     out: dict[str, Any] = {
         "ruleId": finding.kind.slug,
         "ruleIndex": list(Kind).index(finding.kind),
@@ -137,6 +162,9 @@ def result(finding: Finding) -> dict[str, Any]:
     }
     if finding.status in _SUPPRESSIONS:
         out["suppressions"] = [dict(_SUPPRESSIONS[finding.status])]
+    elif gated_by is not None:
+        why = f"in a test file, left out of the gate by {gated_by.by}"
+        out["suppressions"] = [{"kind": "external", "status": "accepted", "justification": why}]
     if finding.fix is not None:
         out["fixes"] = [_fix(finding.fix)]
     return out
@@ -197,6 +225,20 @@ def _run_properties(report: Report) -> dict[str, Any]:
             "targets": list(provider.targets),
         },
     }
+    if report.excluded:
+        out["excluded"] = [
+            {
+                "source": e.source,
+                "file": e.file,
+                "patterns": list(e.patterns),
+                "paths": list(e.paths),
+            }
+            for e in report.excluded
+        ]
+    if report.ungated:
+        out["ungated"] = [
+            {"setting": u.setting, "source": u.source, "file": u.file} for u in report.ungated
+        ]
     if report.left_out:
         out["leftOut"] = [
             {

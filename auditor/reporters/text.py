@@ -7,7 +7,9 @@
 # (one row per finding, one column per release, adjacent releases with the same marks merged:
 # `x` broken, `.` works, blank: a release of another provider); the baseline-file findings
 # that are gone (`fixed`); then one summary line, which ends with what the settings left
-# out when they narrowed the kinds reported (`left_out_note`). Several providers: the
+# out when they narrowed the kinds reported or the files scanned (`not_checked_note`), and
+# what they let past the gate (`ungated_note`; each such finding's headline is marked
+# `[not gated: test file]`). Several providers: the
 # context line names each. Takes a Report in its given order; never filters or sorts.
 # Colour is a palette: with color=False every code is "", so there is one code path and no
 # ANSI byte leaks into files. Every value shown comes from
@@ -26,7 +28,14 @@ from typing import TYPE_CHECKING
 from auditor.escape import terminal
 from auditor.kinds import Severity
 from auditor.model import Status, timeline
-from auditor.reporters.common import left_out_note, plural, provider_line, tally
+from auditor.reporters.common import (
+    UNGATED_MARK,
+    not_checked_note,
+    plural,
+    provider_line,
+    tally,
+    ungated_note,
+)
 from auditor.reporters.signatures import cut_signatures
 
 if TYPE_CHECKING:
@@ -78,7 +87,7 @@ def render(report: Report, *, color: bool = False) -> str:
             f"{pal.bold}{pal.cyan}--- {shown} ({plural(len(findings), 'finding')}){pal.reset}"
         )
         for finding in findings:
-            lines.extend(_finding_lines(finding, pal))
+            lines.extend(_finding_lines(finding, pal, gated=report.gated(finding)))
             lines.append("")
     lines.extend(_timeline_lines(report, pal))
     lines.extend(_fixed_lines(report, pal))
@@ -180,17 +189,18 @@ def _fixed_lines(report: Report, pal: Palette) -> list[str]:
     return [*out, ""]
 
 
-def _finding_lines(finding: Finding, pal: Palette) -> list[str]:
+def _finding_lines(finding: Finding, pal: Palette, *, gated: bool = True) -> list[str]:
     return [
-        headline(finding, pal),
+        headline(finding, pal, gated=gated),
         *_source_lines(finding, pal),
         *_detail_lines(finding, pal),
     ]
 
 
-def headline(finding: Finding, pal: Palette = PLAIN) -> str:
+def headline(finding: Finding, pal: Palette = PLAIN, *, gated: bool = True) -> str:
     """`path:line:col: error[slug] message [status]`: the severity word first, as mypy and
-    pyright print it, so an info line does not read as an error in a log without colour."""
+    pyright print it, so an info line does not read as an error in a log without colour;
+    `[not gated: test file]` after it when the settings let it past the gate (not `gated`)."""
     loc = finding.location
     where = f"{pal.bold}{terminal(loc.path)}:{loc.line}:{loc.column}:{pal.reset}"
     label = f"{finding.severity.value}[{finding.kind.slug}]"
@@ -198,6 +208,8 @@ def headline(finding: Finding, pal: Palette = PLAIN) -> str:
     status = (
         "" if finding.status is Status.NEW else f" {pal.dim}[{finding.status.value}]{pal.reset}"
     )
+    if not gated:
+        status += f" {pal.dim}[{UNGATED_MARK}]{pal.reset}"
     fixable = f"{pal.green}[*]{pal.reset} " if finding.fix is not None and finding.fix.safe else ""
     return f"{where} {slug} {fixable}{terminal(finding.message)}{status}"
 
@@ -315,8 +327,8 @@ def summary_line(report: Report, pal: Palette = PLAIN) -> str:
         ]
     )
     fixed = f", {len(report.fixed)} fixed" if report.fixed else ""
-    note = left_out_note(report)
-    narrowed = f"; {pal.yellow}{terminal(note)}{pal.reset}" if note else ""
+    notes = [n for n in (not_checked_note(report), ungated_note(report)) if n is not None]
+    narrowed = "".join(f"; {pal.yellow}{terminal(note)}{pal.reset}" for note in notes)
     if not report.findings and not report.hidden:
         clean = f"{pal.green}{pal.bold}no drift found{pal.reset}"
         return f"{clean}{fixed} ({scanned}){narrowed}"

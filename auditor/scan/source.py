@@ -77,6 +77,19 @@ def select_paths(paths: Iterable[str], exclude: Sequence[str]) -> list[str]:
     ]
 
 
+def excluded_paths(
+    paths: Iterable[str], unlisted: Iterable[str], exclude: Sequence[str]
+) -> tuple[str, ...]:
+    """What `exclude` keeps out of the scan, sorted, for the report to name: the Python files
+    the scan would read without it, and each folder the walk could not list (`unlisted`:
+    what its files are is not known) as `folder/`."""
+    files = {p for p in select_paths(paths, ()) if is_excluded(p, exclude)}
+    folders = {
+        f"{d}/" for d in unlisted if is_excluded(f"{d}/", exclude) or is_excluded(d, exclude)
+    }
+    return tuple(sorted(files | folders))
+
+
 def _shadowed(path: str, present: set[str]) -> bool:
     if path.endswith(("/__init__.py", "/__init__.pyi")) or path in ("__init__.py", "__init__.pyi"):
         return False

@@ -2,7 +2,10 @@
 #
 # Owns: parsing a spec (`vllm==0.17.0`, `vllm>=0.12,<0.18`, `acme @ file:///path`), the
 #       BadSpecError for text that is not PEP 508, and small helpers on specifiers.
-# Takes: a string. Gives: a Requirement, an exact pin, a path from a `file://` reference.
+# Takes: a string. Gives: a Requirement, an exact pin, a path from a `file://` reference, and
+#       for a spec read from a settings file, its `file:` reference resolved against that
+#       file's folder (`reference_within`: links and `..` followed, so the caller can refuse
+#       one that leaves it).
 # Extras and markers of the spec are ignored: we read sources, we do not install.
 """Requirement specs: parsing, exact pins and direct references."""
 
@@ -74,3 +77,21 @@ def local_path(url: str) -> Path:
 def is_local_url(url: str) -> bool:
     """Whether a URL names a file on this machine (no network involved)."""
     return urlsplit(url).scheme == "file"
+
+
+def reference_within(spec: str, folder: Path) -> tuple[str, Path | None]:
+    """A spec from a settings file in `folder`, with a `file:` direct reference made
+    absolute: a relative one (`file:vendor/acme`) is relative to `folder`, not to the current
+    folder, and the path is resolved (links and `..` followed). Gives the spec to audit
+    (its URL the resolved path's) and that path, for the caller to check it stays inside
+    `folder`; the spec as it is and None when it is no `file:` reference (a requirement
+    from the index, or text that is not PEP 508, which parse_spec reports later)."""
+    try:
+        req = Requirement(spec.strip())
+    except InvalidRequirement:
+        return spec, None
+    if not req.url or not is_local_url(req.url):
+        return spec, None
+    resolved = (folder / local_path(req.url)).resolve()  # an absolute path stays as it is
+    req.url = resolved.as_uri()
+    return str(req), resolved

@@ -157,6 +157,8 @@ def test_cli_passes_every_option_to_audit(project: Path, fake: Callable[..., Fak
                 "fixes": True,  # the text report says which findings --fix repairs
                 "provenance": ANY,
                 "left_out": (),
+                "excluded_by": ("command-line", None),  # --exclude: named as the command line's
+                "ungated": (),
             },
         )
     ]
@@ -310,7 +312,7 @@ def test_cli_write_baseline_writes_the_fingerprints(
     assert result.exit_code == 0
     assert "widget/core.py:3:5: error[unexpected-keyword]" in result.stdout
     recorded = baseline_file.load(project / "base.json")
-    assert {f.fingerprint for f in recorded} == {f.fingerprint for f in rep.findings}
+    assert {f.fingerprint for f in recorded.findings} == {f.fingerprint for f in rep.findings}
 
 
 def test_cli_text_report_goes_to_stdout(project: Path, fake: Callable[..., FakeAudit]) -> None:

@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from auditor.cli import cli
-from tests.scratch import CLIENT, make_project
+from tests.scratch import CLIENT, PROVIDERS, make_project
 from tests.scratch import Project as Repo
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def test_the_fixture_breaks_as_the_interpreter_says(repo: Repo, tmp_path: Path) 
     outcome = {}
     for version in ("0.1", "0.2"):
         done = subprocess.run(
-            [sys.executable, "-c", probe, str(tmp_path / "acme" / version)],
+            [sys.executable, "-c", probe, str(repo.root / PROVIDERS / "acme" / version)],
             cwd=repo.root,
             capture_output=True,
             text=True,
@@ -274,7 +274,7 @@ def test_config_option_reads_another_file(repo: Repo, tmp_path: Path) -> None:
     (tmp_path / "ci.toml").write_text('format = "github"\nselect = ["removed-symbol"]\n')
     result = repo.run("--config", str(tmp_path / "ci.toml"))
     assert result.exit_code == 2  # no `against`: the pyproject.toml table is not read
-    target = (tmp_path / "acme" / "0.2").as_uri()
+    target = (repo.root / PROVIDERS / "acme" / "0.2").as_uri()
     result = repo.run("--config", str(tmp_path / "ci.toml"), "--against", f"acme @ {target}")
     notice, error = result.stdout.splitlines()  # what select left out, then the one finding
     assert notice.startswith("::warning title=") and "(--config on the command line)" in notice

@@ -153,10 +153,15 @@ class CountingAPI(pipeline.MemoizedProvider):
     made: ClassVar[list[str | None]] = []
 
     def __init__(
-        self, tree: Any, import_names: tuple[str, ...], version: str | None, memo: Any
+        self,
+        tree: Any,
+        import_names: tuple[str, ...],
+        version: str | None,
+        memo: Any,
+        absent: Any = None,
     ) -> None:
         CountingAPI.made.append(version)
-        super().__init__(tree, import_names, version, memo)
+        super().__init__(tree, import_names, version, memo, absent)
 
 
 def test_a_release_reading_the_same_files_is_not_parsed_again_and_sites_bind_once(

@@ -202,7 +202,9 @@ def test_a_link_to_a_folder_outside_the_consumer_is_not_walked(tmp_path: Path) -
 
 
 def _project_with(tmp_path: Path, table: str) -> Path:
-    old, new = acme.provider_folders(tmp_path / "providers")
+    """The acme project whose own settings hold `table`; the provider folders it names are
+    inside it, where a `file:` reference in its settings must stay (round four, item 5)."""
+    old, new = acme.provider_folders(tmp_path / "project" / ".providers")
     pyproject = (
         "[tool.drift-audit]\n"
         f'against = ["acme @ {new.as_uri()}"]\nbaseline = ["acme @ {old.as_uri()}"]\n{table}'

@@ -147,3 +147,35 @@ def test_only_what_the_provider_passes_counts_as_a_site(
     # the import, the subclass, the two overrides and `trainer.fit`; not `logs.get`,
     # `thing.fit` nor `frame.mad`
     assert report["stats"]["sites"] == 5, report["stats"]
+
+
+def test_an_element_typed_by_a_type_variable_is_undecided_not_an_internal_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Wrapper().resolve()[node].line` where `resolve` returns `Mapping[Node, T]` (libcst's
+    `MetadataWrapper.resolve`): the element's type is a TypeVar, not a class. That was an
+    internal error (exit 2: `'_Typed' object has no attribute 'path'`), so no audit of a
+    consumer of libcst could run; it is an undecided site, with its reason."""
+    machine.isolate(monkeypatch)
+    provider = tmp_path / "acme-0.1" / "acme"
+    provider.mkdir(parents=True)
+    (provider / "__init__.py").write_text(
+        "from typing import Mapping, TypeVar\n\nT = TypeVar('T')\n\n\n"
+        "class Node:\n    line = 1\n\n\n"
+        "class Wrapper:\n    def resolve(self) -> Mapping[Node, T]:\n        return {}\n",
+        encoding="utf-8",
+    )
+    widget = tmp_path / "consumer" / "widget"
+    widget.mkdir(parents=True)
+    (widget / "__init__.py").write_text(
+        "import acme\n\n\ndef go(node):\n    return acme.Wrapper().resolve()[node].line\n",
+        encoding="utf-8",
+    )
+    result = invoke(
+        str(widget), "--against", f"acme @ {provider.parent.as_uri()}",
+        "--cache-dir", str(tmp_path / "cache"), "--format", "json", "--show-unknown",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    [undecided] = json.loads(result.stdout)["undecided"]
+    assert undecided["target"] == "acme.Wrapper().resolve()[].line"
+    assert undecided["reason"] == "the type of an element of Mapping[Node, T] is not a class"

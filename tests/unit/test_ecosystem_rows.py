@@ -25,8 +25,30 @@ def test_a_row_keeps_its_undecided_count() -> None:
 
 def test_a_row_kept_before_undecided_was_counted_still_fits() -> None:
     """Stores written before the count existed are not audited again: the count is 0."""
-    result = kept_result("w==1.0", _row(undecided=_GONE))
+    result = kept_result("w==1.0", _row(undecided=_GONE, sites=_GONE, undecided_sites=_GONE))
     assert result is not None and result.undecided == 0
+    assert result.sites == 0 and result.undecided_sites == ()
+    result = kept_result("w==1.0", _row(undecided=3, sites=_GONE, undecided_sites=_GONE))
+    assert result is not None and (result.undecided, result.sites) == (3, 0)
+
+
+SITE = {
+    "path": "w/a.py", "line": 3, "column": 1, "scope": "w.a", "target": "acme.x",
+    "provider": "acme", "reason": "acme writes names into its namespace that are not known",
+    "cause": "namespace-writer",
+}  # fmt: skip
+
+
+def test_a_row_keeps_its_sites_and_undecided_sites() -> None:
+    result = kept_result("w==1.0", _row(undecided=1, sites=4, undecided_sites=[SITE]))
+    assert result is not None and result.sites == 4 and result.undecided_sites == (SITE,)
+
+
+def test_a_kept_undecided_site_of_another_shape_does_not_fit() -> None:
+    assert kept_result("w==1.0", _row(undecided_sites=[{**SITE, "line": "3"}])) is None
+    assert kept_result("w==1.0", _row(undecided_sites=[{**SITE, "extra": 1}])) is None
+    assert kept_result("w==1.0", _row(undecided_sites=[[1, 2]])) is None
+    assert kept_result("w==1.0", _row(sites=-1)) is None
 
 
 def test_a_row_with_an_unknown_field_or_a_bad_count_does_not_fit() -> None:

@@ -26,6 +26,7 @@ from auditor.model import (
     Location,
     Lookup,
     ProviderInfo,
+    Recorded,
     Report,
     Resolution,
     Site,
@@ -135,7 +136,9 @@ def finding(line: int, kind: Kind = UKW, status: Status = Status.NEW, **fields: 
 def test_recorded_findings_are_baselined_across_moved_lines_and_gone_ones_are_fixed() -> None:
     moved = site("acme.f", 40)
     check = SiteCheck(moved, ok("acme.f"), (("0.2", bad("acme.f")),))
-    recorded = [finding(7), finding(8, parameter="gone"), finding(9, parameter="gone")]
+    recorded = Recorded.of(
+        [(finding(7), 1), (finding(8, parameter="gone"), 1), (finding(9, parameter="gone"), 1)]
+    )
     scan = scan_of(moved)
     collected = collect_findings(
         scan, [ProviderChecks("acme", ("0.2",), (check,))], build_graph(scan), recorded=recorded

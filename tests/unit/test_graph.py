@@ -145,3 +145,31 @@ def test_chains_are_kept_for_a_graph_of_the_same_shape(
     )
     reshaped = build_graph(scan_consumer(tree, ("widget",), ("acme",)), (), store)
     assert reshaped.fingerprint() != first.fingerprint()
+
+
+TESTS_AND_LIBRARY = {
+    "widget/__init__.py": "from widget.core_test import go\n",  # the package imports it
+    "widget/core_test.py": "from widget.helpers_test import run\n\ndef go():\n    return run()\n",
+    "widget/helpers_test.py": "import acme\n\ndef run():\n    return acme.f(1)\n",
+    "widget/tests/__init__.py": "",
+    "widget/tests/test_go.py": "from widget.tests.conftest import fixture\nfrom widget import go\n",
+    "widget/tests/conftest.py": "import acme\n\ndef fixture():\n    return acme.f(2)\n",
+    "widget/lazy_test.py": "def later():\n    return 1\n",
+}
+
+
+def test_files_named_like_tests_that_library_code_reaches_are_production(
+    make_tree: Callable[[Path, Mapping[str, str]], Path], tmp_path: Path
+) -> None:
+    """What the package imports, and what that imports in turn, runs in production; what
+    only tests import (conftest.py here) and what nothing imports stay test files."""
+    graph = graph_of(make_tree, tmp_path, TESTS_AND_LIBRARY)
+    named = {"core_test.py", "helpers_test.py", "conftest.py", "test_go.py", "lazy_test.py"}
+
+    def is_test(path: str) -> bool:
+        return "/tests/" in path or path.rsplit("/", 1)[-1] in named
+
+    assert graph.imported_outside_tests(is_test) == {
+        "widget/core_test.py",
+        "widget/helpers_test.py",
+    }

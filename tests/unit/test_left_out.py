@@ -1,4 +1,4 @@
-"""What the settings left out of a report (Report.left_out), in every format.
+"""What the settings left out of a report (Report.left_out, .excluded, .ungated), in every format.
 
 The JSON form reads back unchanged (load_report) and fits docs/report.schema.json (the session
 fixture checks every JSON report rendered); the SARIF form validates against SARIF 2.1.0 when
@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from auditor.config import left_out
 from auditor.kinds import Kind
-from auditor.model import ConsumerInfo, LeftOut, ProviderInfo, Report, Stats
+from auditor.model import ConsumerInfo, Excluded, LeftOut, ProviderInfo, Report, Stats, Ungated
 from auditor.reporters import REPORTERS, json_report
-from auditor.reporters.common import left_out_note
+from auditor.reporters.common import excluded_note, left_out_note, ungated_note
 from tests import sarif_schema
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -60,6 +61,57 @@ def test_the_note_names_the_setting_where_it_was_set_and_the_kinds() -> None:
         f"1 of {len(Kind)} kinds left out by --ignore on the command line: deprecated"
     )
     assert left_out_note(report()) is None
+
+
+def test_the_excluded_note_names_five_files_and_counts_the_rest() -> None:
+    paths = (*(f"widget/legacy/m{i}.py" for i in range(7)), "widget/locked/")
+    entry = Excluded("config", "pyproject.toml", ("widget/legacy/**", "widget/locked"), paths)
+    note = excluded_note(replace(report(), excluded=(entry,)))
+    assert note == (
+        "7 files and 1 unreadable folder left out of the scan by exclude in [tool.drift-audit] "
+        "of pyproject.toml: widget/legacy/m0.py, widget/legacy/m1.py, widget/legacy/m2.py, "
+        "widget/legacy/m3.py, widget/legacy/m4.py and 3 more"
+    )
+    command_line = Excluded("command-line", None, ("x.py",), ("x.py",))
+    assert excluded_note(replace(report(), excluded=(command_line,))) == (
+        "1 file left out of the scan by --exclude on the command line: x.py"
+    )
+    assert excluded_note(report()) is None
+
+
+@pytest.mark.parametrize(
+    ("source", "file", "by"),
+    [
+        ("config", "pyproject.toml", "gate-tests = false in [tool.drift-audit] of pyproject.toml"),
+        ("command-line", "ci.toml", "gate-tests = false in ci.toml (--config on the command line)"),
+        ("command-line", None, "--no-gate-tests on the command line"),
+        ("api", None, "gate_tests=False of audit()"),
+    ],
+)
+def test_the_ungated_note_names_the_setting_where_it_was_set(
+    source: str, file: str | None, by: str
+) -> None:
+    entry = Ungated("gate-tests", source, file)
+    assert ungated_note(replace(report(), ungated=(entry,))) == (
+        f"0 new findings in test files left out of the gate by {by}"
+    )
+    assert ungated_note(report()) is None
+
+
+def test_excluded_and_ungated_read_back_from_the_json_report() -> None:
+    original = replace(
+        report(),
+        excluded=(Excluded("config", "pyproject.toml", ("a/**",), ("a/b.py", "a/c/")),),
+        ungated=(Ungated("gate-tests", "command-line", None),),
+    )
+    document = json.loads(REPORTERS["json"](original))
+    assert document["ungated"] == [
+        {"setting": "gate-tests", "source": "command-line", "file": None, "passed": 0}
+    ]
+    back = json_report.from_dict(document)
+    assert (back.excluded, back.ungated) == (original.excluded, original.ungated)
+    del document["excluded"], document["ungated"]  # a report written before the keys existed
+    assert json_report.from_dict(document).excluded == ()
 
 
 def test_left_out_reads_back_from_the_json_report() -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from auditor.model import ConsumerScan, Definition, Edge, Location, Unparsable
 from auditor.scan import scan_consumer
+from auditor.scan.source import excluded_paths
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -301,3 +302,13 @@ def test_fifty_files_scan_quickly() -> None:
     files: dict[str, str | Exception] = {f"pkg/m{i}.py": module * 5 for i in range(50)}
     result = scan(files)  # speed is measured by `make bench`, not asserted here
     assert len(result.sites) == 50 * 5 * 4  # per copy: two imports, two calls
+
+
+def test_excluded_paths_are_the_python_files_the_scan_would_read_and_unlisted_folders() -> None:
+    """What a report names as left out by `exclude`: the files select_paths would keep without
+    it (a `.pyi` beside its `.py` is no file of its own), and folders that could not be
+    listed, as `folder/` (their files are not known)."""
+    walked = ["w/__init__.py", "w/a.py", "w/a.pyi", "w/legacy/__init__.py", "w/legacy/b.py"]
+    excluded = excluded_paths(walked, ["w/locked", "w/open"], ["w/a.py*", "w/legacy", "w/locked"])
+    assert excluded == ("w/a.py", "w/legacy/__init__.py", "w/legacy/b.py", "w/locked/")
+    assert excluded_paths(walked, ["w/locked"], []) == ()

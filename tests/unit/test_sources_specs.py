@@ -13,7 +13,7 @@ from packaging.specifiers import SpecifierSet
 from auditor.errors import BadSpecError, FetchError
 from auditor.sources import open_index
 from auditor.sources.pipconf import config_files, read_config_values, read_index_settings
-from auditor.sources.specs import exact_pin, file_url_path, parse_spec
+from auditor.sources.specs import exact_pin, file_url_path, parse_spec, reference_within
 
 
 @pytest.fixture(autouse=True)
@@ -72,6 +72,43 @@ def test_direct_reference_must_be_a_file_url() -> None:
 def test_file_url_path_decodes_percent_escapes(tmp_path: Path) -> None:
     folder = tmp_path / "with space"
     assert file_url_path(folder.as_uri()) == folder
+
+
+@pytest.mark.parametrize(
+    ("spec", "where"),
+    [
+        ("acme @ file:vendor/acme", "project/vendor/acme"),  # relative: to the settings' folder
+        ("acme @ file:./vendor/../vendor/acme", "project/vendor/acme"),
+        ("acme @ file:../elsewhere", "elsewhere"),  # resolved: the caller refuses it
+        ("acme[x] @ file:vendor/acme ; python_version > '3'", "project/vendor/acme"),
+    ],
+)
+def test_a_reference_from_a_settings_file_is_resolved_against_its_folder(
+    tmp_path: Path, spec: str, where: str
+) -> None:
+    folder = tmp_path / "project"
+    (folder / "vendor" / "acme").mkdir(parents=True)
+    resolved, path = reference_within(spec, folder)
+    assert path == (tmp_path / where).resolve()
+    assert parse_spec(resolved).url == path.as_uri()
+    assert parse_spec(resolved).name == "acme"
+
+
+def test_a_link_in_a_reference_is_followed_before_it_is_checked(tmp_path: Path) -> None:
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "project").mkdir()
+    (tmp_path / "project" / "vendor").symlink_to(tmp_path / "elsewhere")
+    _, path = reference_within("acme @ file:vendor", tmp_path / "project")
+    assert path == (tmp_path / "elsewhere").resolve()
+    absolute = reference_within(f"acme @ file://localhost{tmp_path}/elsewhere", tmp_path)[1]
+    assert absolute == (tmp_path / "elsewhere").resolve()
+
+
+@pytest.mark.parametrize(
+    "spec", ["acme==0.2", "acme>=1", "not a spec @@", "acme @ https://x/a.whl"]
+)
+def test_what_is_no_file_reference_is_left_as_it_is(tmp_path: Path, spec: str) -> None:
+    assert reference_within(spec, tmp_path) == (spec, None)
 
 
 # --------------------------------------------------------------------------- pip config

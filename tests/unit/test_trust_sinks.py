@@ -6,7 +6,8 @@ backticks, `%`, `::`, `<!--`, `|`, `@`, URLs, lone surrogates) through every fie
 shows and checks each of the nine formats: a terminal sees no control it did not ask for and
 no invisible character, a CI log no workflow command it did not write, Markdown no HTML, no
 extra row and nothing GitHub would link, SARIF a percent-encoded URI, JSON what went in, HTML
-no markup but its own. Then the review's items 13-16, 24 and 25 (round two) and 10 and 11
+no markup but its own; the files a report names as excluded (round four, item 4) are hostile
+names too. Then the review's items 13-16, 24 and 25 (round two) and 10 and 11
 (round four: invisible format characters raw, Markdown autolinks) end to end through the CLI.
 """
 
@@ -42,7 +43,17 @@ from auditor.escape import (
     xml_text,
 )
 from auditor.kinds import Kind
-from auditor.model import ConsumerInfo, Finding, Location, ProviderInfo, Report, Stats, Status
+from auditor.model import (
+    ConsumerInfo,
+    Excluded,
+    Finding,
+    Location,
+    ProviderInfo,
+    Report,
+    Stats,
+    Status,
+    Ungated,
+)
 from auditor.reporters import REPORTERS, json_report
 from tests.trust import acme, machine
 from tests.trust.archives import Member, wheel
@@ -107,6 +118,7 @@ def hostile_reports(draw: st.DrawFn) -> Report:
         source=((1, draw(text)), (2, line), (3, draw(text))),
     )
     providers = (ProviderInfo("acme" + draw(text), draw(text), (draw(text),)),)
+    excluded = Excluded("config", "pyproject.toml", (draw(text),), ("widget/" + draw(text),))
     return Report(
         consumer=ConsumerInfo(draw(text), draw(text), draw(text)),
         provider=providers[0],
@@ -115,6 +127,8 @@ def hostile_reports(draw: st.DrawFn) -> Report:
         providers=providers,
         matrix=((True,),),
         unused_suppressions=((path, 3, (draw(text),)),),
+        excluded=(excluded,) if draw(st.booleans()) else (),  # a file name is the PR's own
+        ungated=(Ungated("gate-tests", "config", "pyproject.toml"),) if draw(st.booleans()) else (),
     )
 
 
@@ -128,9 +142,14 @@ def check_text(out: str, *, color: bool) -> None:
     assert not any(line.startswith("::") for line in _lines_of(plain))
 
 
+def _notes(report: Report) -> int:
+    """How many things the report says the settings narrowed (files excluded, gate-tests)."""
+    return len(report.excluded) + len(report.ungated)
+
+
 def check_github(out: str, report: Report) -> None:
     lines = out.rstrip("\n").split("\n")
-    assert len(lines) == len(report.findings)
+    assert len(lines) == len(report.findings) + _notes(report)  # a `::warning title=` each
     for line in lines:
         assert not UNSAFE.search(line) and "\r" not in line
         match = re.fullmatch(r"::(error|warning|notice) ([^:]*)::(.*)", line)
@@ -159,7 +178,10 @@ def check_sarif(out: str) -> None:
 
 def check_gitlab(out: str, report: Report) -> None:
     assert not UNSAFE.search(out.replace("\n", ""))
-    paths = [issue["location"]["path"] for issue in json.loads(out)]
+    issues = json.loads(out)
+    notes = [i for i in issues if i["check_name"] in ("excluded-files", "ungated-test-files")]
+    assert len(notes) == _notes(report)
+    paths = [issue["location"]["path"] for issue in issues if issue not in notes]
     if report.findings[0].status in (Status.NEW, Status.PREEXISTING):  # GitLab has no others
         assert paths == [report.findings[0].location.path]
 
@@ -167,7 +189,7 @@ def check_gitlab(out: str, report: Report) -> None:
 def check_junit(out: str, report: Report) -> None:
     assert not UNSAFE.search(out.replace("\n", "").replace("\r", ""))
     suites = ET.fromstring(out.encode("utf-8")).findall("testsuite")
-    assert len(suites) == len(report.findings)
+    assert len(suites) == len(report.findings) + (1 if _notes(report) else 0)  # the settings
 
 
 def outside_code(markdown: str) -> str:

@@ -143,7 +143,6 @@ def probe_name_nothing_serves():
 
 
 def probe_builtin_where_it_is_imported():
-    # oracle: gap (Python decides this; the tool leaves it undecided today)
     from acme.np import types
 
     return types.float

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from auditor.causes import CAUSES, OTHER, cause_of
-from auditor.cli import cli
+from auditor.cli import cli, main
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -41,6 +41,8 @@ if TYPE_CHECKING:
         ("mpl_toolkits is a namespace package; another distribution may add basemap",
          "external"),
         ("acme.__file__ is set by the import system", "import-system"),
+        ("unittest.case.TestCase is the standard library's; its typeshed stub does not list x",
+         "stdlib"),
         ("the type of acme.helpers is not a provider class", "untyped"),
         ("the signature of acme.thing is not known", "signature"),
         ("something nobody wrote yet", OTHER),
@@ -80,3 +82,29 @@ def test_statistics_count_undecided_sites_by_cause(
     data = json.loads(report.stdout)
     assert [u["cause"] for u in data["undecided"]] == ["namespace-writer", "namespace-writer"]
     assert data["stats"]["sites"] == 3 and data["stats"]["undecided"] == 2
+
+
+def test_an_ecosystem_row_carries_its_sites_and_undecided_sites(
+    tmp_path: Path, make_tree: Callable[[Path, Mapping[str, str]], Path]
+) -> None:
+    for version in ("0.1", "0.2"):
+        make_tree(tmp_path / version, {"acme/__init__.py": OPAQUE})
+    make_tree(tmp_path / "c", {"widget/__init__.py": "import acme\n\nacme.thing(1)\nacme.other\n"})
+    (tmp_path / "consumers.txt").write_text(f"{tmp_path / 'c' / 'widget'}\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as done:
+        main(
+            [
+                "ecosystem", "--against", f"acme @ {(tmp_path / '0.2').as_uri()}",
+                "--baseline", f"acme @ {(tmp_path / '0.1').as_uri()}",
+                "--consumers", str(tmp_path / "consumers.txt"), "--format", "json",
+                "-o", str(tmp_path / "eco.json"),
+                "--offline", "--cache-dir", str(tmp_path / "cache"),
+            ]
+        )  # fmt: skip
+    assert done.value.code == 0
+    (row,) = json.loads((tmp_path / "eco.json").read_text(encoding="utf-8"))["consumers"]
+    assert (row["sites"], row["undecided"]) == (3, 2)
+    assert [(u["line"], u["target"], u["cause"]) for u in row["undecided_sites"]] == [
+        (3, "acme.thing", "namespace-writer"),
+        (4, "acme.other", "namespace-writer"),
+    ]

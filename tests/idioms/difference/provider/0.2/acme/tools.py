@@ -1,0 +1,6 @@
+def helper(a, b=None):
+    return a
+
+
+def another():
+    return None

@@ -1,0 +1,1 @@
+"""acme 0.2: each module rebinds run (or seems to) through its namespace."""

@@ -1,0 +1,11 @@
+"""the write rebinds another name: run keeps its def."""
+
+def run(a, b=1, old=2):
+    return a
+
+
+def _impl(a, b=1, new=3):
+    return a
+
+
+globals()["helper"] = _impl

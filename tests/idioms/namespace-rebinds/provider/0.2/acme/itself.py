@@ -1,0 +1,7 @@
+"""rebound to itself."""
+
+def run(a, b=1, old=2):
+    return a
+
+
+globals()["run"] = run

@@ -1,0 +1,12 @@
+"""the write is in a function never called at import time."""
+
+def run(a, b=1, old=2):
+    return a
+
+
+def _impl(a, b=1, new=3):
+    return a
+
+
+def _install():
+    globals()["run"] = _impl

@@ -1,0 +1,11 @@
+"""setdefault of a name already bound changes nothing."""
+
+def run(a, b=1, old=2):
+    return a
+
+
+def _impl(a, b=1, new=3):
+    return a
+
+
+globals().setdefault("run", _impl)
