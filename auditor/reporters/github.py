@@ -78,7 +78,7 @@ def message(finding: Finding, mark: str = "") -> str:
     more lines."""
     lines = [finding.message + mark]
     if finding.status is not Status.NEW:
-        lines[0] += f" [{finding.status.value}]"
+        lines[0] += f" [{finding.status.label}]"
     if finding.baseline_signature is not None:
         lines.append(f"baseline: {finding.baseline_signature}")
     if finding.target_signature is not None:

@@ -30,8 +30,8 @@ from auditor.kinds import Kind, Severity
 from auditor.model import Status
 from auditor.reporters.common import (
     count_by_kind,
+    modules_phrase,
     not_checked_note,
-    plural,
     provider_line,
     tally,
     tool_version,
@@ -394,11 +394,7 @@ def modules_note(report: Report) -> str:
         return "nothing parsed (replayed from an earlier run)"
     if not parsed and not cached:
         return "no provider module read"
-    if not cached:
-        return plural(parsed, "provider module") + " parsed"
-    if not parsed:
-        return plural(cached, "provider module") + " answered from the cache"
-    return f"{plural(parsed, 'provider module')} parsed, {cached} answered from the cache"
+    return modules_phrase(report)
 
 
 def page(report: Report) -> dict[str, object]:
@@ -504,6 +500,14 @@ def _visible(value: object) -> object:
     return value
 
 
+def _status_label(value: str) -> str:
+    """A status value as the page shows it (Status.label); any other value as it is."""
+    return Status(value).label if value in STATUS_VALUES else value
+
+
+STATUS_VALUES = frozenset(s.value for s in Status)
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The jinja2 environment: package templates, autoescape on, undefined names an error."""
@@ -519,6 +523,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["lines"] = _lines
+    env.filters["status_label"] = _status_label
     return env
 
 
