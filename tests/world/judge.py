@@ -145,11 +145,23 @@ def _finding_file(finding: dict[str, Any], sources: Sources) -> str | None:
 
 
 def _errors(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """The findings the judge decides: the run's new errors, and its new `probable`
+    warnings (a method gone from the provider's classes on a receiver of unknown type),
+    judged as the removed name they say is gone."""
     return [
         f
         for f in row.get("findings", [])
-        if f.get("status") == "new" and f.get("severity") == "error"
+        if f.get("status") == "new" and (f.get("severity") == "error" or f.get("kind") == PROBABLE)
     ]
+
+
+PROBABLE = "probable"
+
+
+def _as_judged(finding: dict[str, Any]) -> dict[str, Any]:
+    """A `probable` finding is judged as the removed-symbol it names: its symbol is gone at
+    the target and there at the baseline (what the receiver is, the run cannot say)."""
+    return {**finding, "kind": "removed-symbol"} if finding.get("kind") == PROBABLE else finding
 
 
 class ConsumerJudge:
@@ -169,7 +181,8 @@ class ConsumerJudge:
             path = _finding_file(finding, self.sources)
             scan = self.scans.get(path) if path else None
             source = self.sources.read(path) if path else None
-            self.plans.append((finding, verdicts.plan_finding(finding, scan, source), path))
+            plan = verdicts.plan_finding(_as_judged(finding), scan, source)
+            self.plans.append((finding, plan, path))
 
     def queries(self) -> list[dict[str, Any]]:
         out = [plan.query for _, plan, _ in self.plans if plan.query is not None]
@@ -229,7 +242,7 @@ class ConsumerJudge:
     ) -> dict[str, Any]:  # fmt: skip
         pair = answers.get(plan.query["key"], {}) if plan.query else {}
         base, target = pair.get("baseline", {}), pair.get("target", {})
-        verdict = verdicts.decide_finding(finding, plan, base, target)
+        verdict = verdicts.decide_finding(_as_judged(finding), plan, base, target)
         query = {k: v for k, v in (plan.query or {}).items() if k != "key"}
         return {
             **_finding_fields(finding),
@@ -246,7 +259,7 @@ class ConsumerJudge:
         }
 
     def _break(self, tp: Any, judged: verdicts.Judged) -> dict[str, Any]:
-        errors = [f for f in _errors(self.row) if self._same_file(f, tp.path)]
+        errors = [_as_judged(f) for f in _errors(self.row) if self._same_file(f, tp.path)]
         found = verdicts.found_by(tp, judged.category, errors)
         query = {k: v for k, v in judged.query.items() if k != "key"}
         everything = [f for f in self.row.get("findings", []) if self._same_file(f, tp.path)]

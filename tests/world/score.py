@@ -127,6 +127,9 @@ def _empty() -> dict[str, Any]:
         "audits_failed": 0,
         "new_errors": 0,
         **{v.replace("-", "_"): 0 for v in VERDICTS},
+        "probable": 0,  # new `probable` warnings, judged apart from the errors
+        "probable_confirmed": 0,
+        "probable_refuted": 0,
         "touchpoints": 0,
         "breaks": 0,
         "found": 0,
@@ -169,6 +172,12 @@ def score_upgrade(
         spec = consumer["spec"]
         where = {"upgrade": upgrade.id, "family": upgrade.family, "consumer": spec}
         for finding in consumer.get("findings", []):
+            if finding.get("kind") == "probable":
+                counts["probable"] += 1
+                if finding["verdict"] in ("confirmed", "refuted"):
+                    counts[f"probable_{finding['verdict']}"] += 1
+                rows["findings"].append({**where, **finding, "cause": ""})
+                continue
             counts["new_errors"] += 1
             counts[finding["verdict"].replace("-", "_")] += 1
             cause = false_alarm_cause(finding) if finding["verdict"] == "refuted" else ""
@@ -324,7 +333,8 @@ def summary_line(results: dict[str, Any]) -> str:
         f"{o['undecidable']} undecidable, {o['not_scored']} not scored, "
         f"{o['not_judged']} not judged; precision {_rate(o['precision'])}; "
         f"{o['breaks']} breaks ({o['guarded_breaks']} more guarded): {o['found']} found, "
-        f"recall {_rate(o['recall'])}"
+        f"recall {_rate(o['recall'])}; {o.get('probable', 0)} probable warnings: "
+        f"{o.get('probable_confirmed', 0)} confirmed, {o.get('probable_refuted', 0)} refuted"
     )
 
 

@@ -298,3 +298,17 @@ def test_an_sdists_test_packages_are_not_read_by_the_judge(tmp_path: Path) -> No
         tar.add(project, arcname="proj-1.0")
     _, files = extract(archive, tmp_path / "out", "sdist")
     assert sorted({f.split("/")[0] for f in files}) == ["contest", "haystack"]
+
+
+def test_a_probable_warning_is_judged_as_the_removed_name_it_names() -> None:
+    from tests.world.judge import _as_judged, _errors
+
+    row = {"findings": [
+        {"status": "new", "severity": "warning", "kind": "probable", "symbol": "acme.F.mad"},
+        {"status": "new", "severity": "warning", "kind": "deprecated", "symbol": "acme.old"},
+        {"status": "preexisting", "severity": "error", "kind": "removed-symbol", "symbol": "x"},
+        {"status": "new", "severity": "error", "kind": "removed-symbol", "symbol": "acme.g"},
+    ]}  # fmt: skip
+    assert [f["symbol"] for f in _errors(row)] == ["acme.F.mad", "acme.g"]
+    assert _as_judged(_errors(row)[0])["kind"] == "removed-symbol"
+    assert _errors(row)[0]["kind"] == "probable"  # the row itself keeps what it reported

@@ -201,6 +201,20 @@ def test_precision_recall_and_what_stays_out_of_the_denominators() -> None:
     assert got["failures"] == [{"upgrade": "acme-2", "consumer": "c==1", "reason": "timed out"}]
 
 
+def test_probable_warnings_are_judged_apart_from_the_errors() -> None:
+    judged, report = _judged()
+    judged["consumers"][1]["findings"] = [
+        {"verdict": v, "kind": "probable", "symbol": "acme.Frame.mad", "line": 1, "reason": "r",
+         "target": {}}
+        for v in ("confirmed", "confirmed", "refuted", "undecidable")
+    ]  # fmt: skip
+    counts = score.score_upgrade(UPGRADE, judged, report)["counts"]
+    assert (counts["new_errors"], counts["precision"]) == (4, pytest.approx(2 / 3, abs=1e-4))
+    assert (counts["probable"], counts["probable_confirmed"], counts["probable_refuted"]) == (
+        4, 2, 1,
+    )  # fmt: skip
+
+
 class _Manifest:
     python = "3.11"
 
