@@ -418,7 +418,7 @@ def test_no_horizontal_overflow_on_a_phone(context: Any, tmp_path: Path) -> None
     page.close()
 
 
-def test_fix_text_and_kind_docs_keep_their_lines(
+def test_fix_preview_is_before_and_after_and_kind_docs_keep_their_lines(
     context: Any, report: Report, tmp_path: Path
 ) -> None:
     from auditor.model import Edit, Fix
@@ -432,12 +432,27 @@ def test_fix_text_and_kind_docs_keep_their_lines(
     page_file.write_text(html.render(replace(report, findings=(fixed, *report.findings[1:]))))
     page = context.new_page()
     page.goto(page_file.as_uri())
-    shown = page.inner_text("pre.fix-text")
+    added = page.eval_on_selector_all(
+        "pre.fix-diff .d-add", "spans => spans.map(s => s.lastChild.textContent)"
+    )
+    removed = page.eval_on_selector_all(
+        "pre.fix-diff .d-del", "spans => spans.map(s => s.lastChild.textContent)"
+    )
+    starts = page.eval_on_selector_all(  # where each line's code text starts on screen
+        "pre.fix-diff > code > span",
+        "spans => spans.map(s => { const r = document.createRange();"
+        " r.selectNodeContents(s.lastChild); return r.getClientRects()[0].left; })",
+    )
     page.click(".kind-doc summary")
     doc = page.inner_text(".kind-doc pre")
     body = page.inner_text("body")
     page.close()
-    assert shown == text
+    source = dict(first.source)
+    old = [source[n] for n in range(loc.line, loc.end_line + 1)]
+    before, after = old[0][: loc.column - 1], old[-1][loc.end_column - 1 :]
+    assert removed == old  # the lines the fix replaces, as they are
+    assert added == f"{before}{text}{after}".split("\n")  # the new ones, indented as the old
+    assert len(set(starts)) == 1  # after the sign and number, every line in one column
     assert "\\x0a" not in body and "\\x0a" not in page_file.read_text()
     assert len(doc.splitlines()) > 3
 
