@@ -587,7 +587,21 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["lines"] = _lines
+    env.filters["breakable"] = breakable
     return env
+
+
+def breakable(value: object) -> Markup:
+    """A dotted name or path that may wrap after a `.`, `/`, `:` or `_` but never inside a
+    word (a phone's narrow column breaks `acme.core.run` as `acme.core.` / `run`, not as
+    `acme.co` / `re.run`): made visible and escaped as every value is, then <wbr> after each
+    such character (none of them occurs in what escaping writes)."""
+    from markupsafe import Markup, escape
+
+    shown = str(escape(_visible(str(value))))
+    for mark in "./:_":
+        shown = shown.replace(mark, mark + "<wbr>")
+    return Markup(shown)
 
 
 def render_page(template_name: str, **context: object) -> str:

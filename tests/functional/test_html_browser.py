@@ -371,6 +371,30 @@ def test_errors_come_first_then_warnings_then_info(context: Any, tmp_path: Path)
 
 
 NO_OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+WORDS_SPLIT = r"""(selector) => {
+    // words (letters and digits) of the code in these elements drawn over two lines, though
+    // they fit on one: a name may wrap after a dot, a slash, a colon or an underscore only
+    const split = [];
+    for (const code of document.querySelectorAll(selector)) {
+        const width = code.parentElement.clientWidth;
+        const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+        for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+            for (const m of text.data.matchAll(/[A-Za-z0-9-]+/g)) {
+                const range = document.createRange();
+                range.setStart(text, m.index);
+                range.setEnd(text, m.index + m[0].length);
+                const rects = Array.from(range.getClientRects()).filter(r => r.width > 0);
+                const whole = rects.reduce((sum, r) => sum + r.width, 0);
+                if (rects.length > 1 && whole < width - 8) split.push(m[0]);
+            }
+        }
+    }
+    return split;
+}"""
+HIDDEN_COLUMNS = r"""() => Array.from(document.querySelectorAll("table"))
+    .filter(t => t.getBoundingClientRect().right > window.innerWidth + 1
+                 || t.scrollWidth > t.parentElement.clientWidth + 1)
+    .map(t => t.id || t.className)"""
 SPLIT_IDENTIFIERS = r"""() => {
     // identifiers of the signature cells drawn over two lines although they fit on one
     const split = [];
@@ -414,6 +438,9 @@ def test_no_horizontal_overflow_on_a_phone(context: Any, tmp_path: Path) -> None
     select = page.eval_on_selector("#filter-file", "s => s.getBoundingClientRect().right")
     assert select <= 390
     assert page.evaluate(SPLIT_IDENTIFIERS) == []
+    # issue 35, item 8: every table's columns on screen, no kind or name split inside a word
+    assert page.evaluate(HIDDEN_COLUMNS) == []
+    assert page.evaluate(WORDS_SPLIT, "table th[scope=row] code") == []
     page.screenshot(path=str(tmp_path / "report-390.png"), full_page=True)
     page.close()
 
