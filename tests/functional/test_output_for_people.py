@@ -156,3 +156,40 @@ def test_markdown_says_why_first_broken_is_not_known_and_gives_suggestions_and_f
     for description in fixes:
         assert description.replace("_", "\\_") in details, details
     assert "  - fix (" in details
+
+
+@pytest.mark.network
+def test_the_headline_audit_fits_one_screen_per_finding_at_80_columns(tmp_path: Path) -> None:
+    """Item 4's done-when, on the README's own demo (the package index, once, then cached):
+    every finding of `drift-audit speculators==0.3.0 --against vllm==0.17.0` is at most 24
+    rows of an 80-column terminal, and a signature line is wider than one only when it holds
+    a single parameter longer than the line (`label: (name: annotation` at most)."""
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "auditor", "speculators==0.3.0", "--against", "vllm==0.17.0"]
+    run = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 1, run.stderr
+    blocks = _headline_blocks(run.stdout)
+    assert len(blocks) >= 4, run.stdout
+    for block in blocks:
+        assert _rows(block) <= 24, "\n".join(block)
+        labels = ("    baseline:", "    target:", " " * 14)
+        signatures = [line for line in block if line.startswith(labels)]
+        wide = [line for line in signatures if len(line) > 80]  # only a parameter too long
+        alone = [line.count(": ") <= (1 if line.startswith(" " * 14) else 2) for line in wide]
+        assert signatures and all(alone), wide
+
+
+HEADLINE = re.compile(r"^\S+\.py:\d+:\d+: (error|warning|info)\[", re.M)
+
+
+def _headline_blocks(text: str) -> list[list[str]]:
+    """Each finding's lines (from its headline on), in a text report."""
+    out = []
+    for block in text.split("\n\n"):
+        lines = block.splitlines()
+        heads = [i for i, line in enumerate(lines) if HEADLINE.match(line)]
+        if heads:
+            out.append(lines[heads[0] :])
+    return out
