@@ -226,6 +226,7 @@ def test_json_report_has_every_schema_field_in_a_stable_order() -> None:
         "provider_modules_cached",
         "undecided",
         "sites",
+        "unchanged",
         "bytes_fetched",
         "requests",
         "seconds",
