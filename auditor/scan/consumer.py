@@ -16,7 +16,7 @@ import functools
 import logging
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from auditor.deep import deeply
@@ -54,6 +54,7 @@ from auditor.scan.store import (
 if TYPE_CHECKING:
     import ast
     from collections.abc import Callable, Iterable, Iterator, Sequence
+    from dataclasses import dataclass
 
     from auditor.scan.facts import FileFacts
     from auditor.scan.increment import FileResults, Pair
@@ -64,6 +65,8 @@ if TYPE_CHECKING:
 
     # a scan, its graph part as kept (None: made from the scan when asked), the whole scan
     _Parts = tuple[ConsumerScan, dict[str, Any] | None, Callable[[], ConsumerScan]]
+else:  # the standard decorator, its methods compiled on first call (start-up time)
+    from auditor.lazyclass import dataclass
 
 logger = logging.getLogger("drift_audit")
 
