@@ -62,7 +62,9 @@ def _cut(
 ) -> str:
     if len(whole) <= LONG:
         return whole
-    ranks = [_rank(p, params, other, parameter) for p in params]
+    twins = {(p.name, p.stars): p for p in other}
+    here, there = _positions(params), _positions(other)
+    ranks = [_rank(p, twins, here, there, parameter) for p in params]
     chosen = sorted((r, i) for i, r in enumerate(ranks) if r is not None)
     focus = sum(1 for r, _ in chosen if r == 0)
     shown = {i for _, i in chosen[: max(MAX_SHOWN, focus)]}
@@ -87,39 +89,50 @@ def _elided(run: list[int], ranks: list[int | None]) -> list[str]:
 
 
 def _rank(
-    param: _Param, params: list[_Param], other: list[_Param], parameter: str | None
+    param: _Param,
+    twins: dict[tuple[str, str], _Param],
+    here: dict[int, bool],
+    there: dict[int, bool],
+    parameter: str | None,
 ) -> int | None:
     """How much a parameter matters, 0 the most: the finding's; one side's only and required;
     required on one side only; one side's only; passed another way (by position or keyword
     only) or annotated or defaulted anew. None: the same on the other side (normalised).
-    Where a parameter sits is not compared: the one added or removed before it says why."""
+    Where a parameter sits is not compared: the one added or removed before it says why.
+    `twins`: the other side's parameters by name; `here`, `there`: which can be passed by
+    position (`_positions`) on this side and the other."""
     if parameter is not None and param.name == parameter:
         return 0
-    twin = next((p for p in other if p.name == param.name and p.stars == param.stars), None)
+    twin = twins.get((param.name, param.stars))
     if twin is None:
         return 1 if param.required else 3
     if twin.required != param.required:
         return 2
-    if _positional(param, params) != _positional(twin, other) or not _same(param, twin):
+    if here[id(param)] != there[id(twin)] or not _same(param, twin):
         return 4
     return None
 
 
-def _positional(param: _Param, params: list[_Param]) -> bool:
-    """Whether a call can pass it by position: before any `*`, `*args` or keyword-only."""
+def _positions(params: list[_Param]) -> dict[int, bool]:
+    """Per parameter (by id): whether a call can pass it by position, before any `*`,
+    `*args` or keyword-only parameter."""
+    out: dict[int, bool] = {}
+    open_ = True
     for p in params:
-        if p is param:
-            return not param.stars and param.text not in MARKERS
         if p.stars or p.text == "*":
-            return False
-    return False
+            open_ = False
+        out[id(p)] = open_ and not p.stars and p.text not in MARKERS
+    return out
 
 
 def _same(a: _Param, b: _Param) -> bool:
     return (
         a.stars == b.stars
         and _spelling(a.default) == _spelling(b.default)
-        and _annotation(a.annotation) == _annotation(b.annotation)
+        and (
+            _spelling(a.annotation) == _spelling(b.annotation)  # most often: no parse at all
+            or _annotation(a.annotation) == _annotation(b.annotation)
+        )
     )
 
 
