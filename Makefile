@@ -71,6 +71,10 @@ check: lint types contracts ## lint, types and contracts
 golden: $(STAMP) ## rewrite the golden reports after a reviewed change
 	$(PY) -m pytest -q tests/functional/test_golden.py --update-golden
 
+.PHONY: figures
+figures: $(STAMP) ## recompute the figures the docs quote (docs/figures.json and each <!-- fig:... --> marker)
+	$(PY) -m tests.docfigures --write
+
 WORLD_ARGS ?=
 WORLD_MANIFEST := $(firstword $(wildcard tests/world/manifest.toml) tests/world/manifest-dev.toml)
 WORLD_FLAGS := --manifest $(WORLD_MANIFEST) $(WORLD_ARGS)
@@ -83,6 +87,14 @@ world: $(STAMP) ## real upgrades x dependents judged by the interpreter -> docs/
 	$(PY) -m tests.world.judge $(WORLD_FLAGS); judge=$$?; \
 	$(PY) -m tests.world.score $(WORLD_FLAGS) || exit 1; \
 	test $$run -eq 0 -a $$judge -eq 0 || { echo "world: some upgrades could not run or be judged (see above)"; exit 1; }
+
+SUITES_ARGS ?=
+
+.PHONY: world-suites
+world-suites: $(STAMP) ## the test-suite judge: each dependent's own tests at both releases, then score (slow, resumable; SUITES_ARGS='--budget 3600')
+	@$(PY) -m tests.world.suites $(WORLD_FLAGS) $(SUITES_ARGS); suites=$$?; \
+	$(PY) -m tests.world.score $(WORLD_FLAGS) || exit 1; \
+	test $$suites -eq 0 || { echo "world-suites: some suites could not run (see above); rerun to resume"; exit 1; }
 
 .PHONY: bench
 bench: $(STAMP) ## time the headline audit cold and warm vs the whole-wheel path (needs the network)

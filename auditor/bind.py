@@ -20,6 +20,7 @@ from auditor.behaviour import changed_defaults, changed_return
 from auditor.kinds import Kind
 from auditor.model import Action, CallShape, FixHint, Lookup, ParamKind, Resolution, SymbolKind
 from auditor.provider.paths import STAR, star_parts, without_star
+from auditor.renames import drop_repair, gone_suggestion, rename_target
 
 if TYPE_CHECKING:
     from auditor.kinds import Severity
@@ -278,7 +279,9 @@ def _removed(
         there = resolver.resolve(found).symbol
         if there is not None:
             shape = f"{there.kind.value}|{there.signature}"
-            hint = FixHint("move-import", False, site.target.rpartition(".")[0], module, why=shape)
+            old = site.target.rpartition(".")[0]
+            hint = FixHint("move-import", False, old, module, names=(name,), why=shape)
+        suggestion += f": `from {module} import {name}`"
     return Problem(kind, None, suggestion, hint=hint)
 
 
@@ -340,32 +343,6 @@ def rename_suggestion(
     return f"was it renamed to {best!r}? pass {passing(best)} instead" if best else None
 
 
-def rename_target(
-    keyword: str, before: Signature, after: Signature, shape: CallShape | None = None
-) -> str | None:
-    """The name rename_suggestion suggests: a parameter of the target (for a pydantic alias,
-    maybe a name no call can write as `name=`: see is_keyword_name)."""
-    old_names = {p.name: i for i, p in enumerate(before.params)}  # name -> position
-    passed = _passed(after, shape)
-    added = [
-        p.name
-        for p in after.params
-        if p.name not in old_names and p.kind in KEYWORD_CAPABLE and p.name not in passed
-    ]
-    scored = sorted(added, key=lambda name: (-_similarity(keyword, name), name))
-    best = scored[0] if scored else None
-    similar = _similarity(keyword, best) if best is not None else 0.0
-    stem = _same_stem(keyword, after, passed)  # a name of the same stem, new or not
-    if best is not None and (similar >= 0.8 or (similar >= 0.5 and stem is None)):
-        return best
-    if stem is not None:  # a shared stem says more than a middling likeness
-        return stem
-    position = old_names.get(keyword, -1)
-    new_names = [p.name for p in after.params]
-    same_place = best is not None and position >= 0 and new_names.index(best) == position
-    return best if best is not None and same_place and len(added) == 1 else None
-
-
 def is_keyword_name(name: str) -> bool:
     """Whether a call can pass `name=...`: an identifier in its normal form (NFKC: the parser
     reads a name spelled with a ligature as the name without it, another keyword), not a
@@ -381,52 +358,63 @@ def passing(name: str) -> str:
     return f"{name}=..." if is_keyword_name(name) else f"**{{{name!r}: ...}}"
 
 
-def _passed(signature: Signature, shape: CallShape | None) -> frozenset[str]:
-    """The parameters a call fills: its keywords, and the positional ones it reaches."""
-    if shape is None:
-        return frozenset()
-    positional = [p.name for p in signature.params if p.kind in POSITIONAL]
-    return frozenset((*shape.keywords, *positional[: shape.positional]))
-
-
-def _same_stem(keyword: str, after: Signature, passed: frozenset[str] = frozenset()) -> str | None:
-    """A parameter of the target whose name holds the gone keyword's, or the reverse, or that
-    shares a long prefix with it (`sparse` / `sparse_output`, `use_auth_token` / `token`,
-    `proxies` / `proxy`, `convert` / `converter`): the likeliest new name when the rename
-    happened releases before the old name went (so the new one is not new in the target)."""
-    best: tuple[int, str] | None = None
-    for param in after.params:
-        name = param.name
-        skip = param.kind not in KEYWORD_CAPABLE or name == keyword or name in passed
-        if skip or min(len(name), len(keyword)) < 4:
-            continue
-        shorter = min(len(name), len(keyword))
-        common = len(_common_prefix(name, keyword))
-        if name in keyword or keyword in name:
-            score = shorter
-        elif common >= 4 and common >= 0.6 * shorter and not name[:common].endswith("_"):
-            score = common  # `prox`: one word spelled two ways, not `kv_cache_` + other words
-        else:
-            continue
-        if best is None or (score, -len(name)) > (best[0], -len(best[1])):
-            best = (score, name)
-    return best[1] if best else None
-
-
-def _common_prefix(a: str, b: str) -> str:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return a[:n]
-
-
 def compare(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem, ...]:
     """The problems of `after`, each with its mechanical repair when one is known. A name
     a star import does not bind in `after` is a break only when the baseline bound it (no
     baseline, or none there either: it is a builtin, another import's, or was never there)."""
     if star_parts(site.target) is not None and _unbound_star(after) and _unbound_star(before):
         return ()
-    return tuple(_hinted(site, p, before, after) for p in _compared(site, before, after))
+    problems = one_cause(site, _compared(site, before, after), before, after)
+    return tuple(_hinted(site, p, before, after) for p in problems)
+
+
+def one_cause(
+    site: Site, problems: tuple[Problem, ...], before: Verdict | None, after: Verdict
+) -> tuple[Problem, ...]:
+    """One finding per cause: the required keyword-only parameters the call's extra
+    positional arguments were meant for are missing because they are passed by position, so
+    they are part of the too-many-positional, whose suggestion names them (CPython raises
+    that one TypeError; mypy reports it once). Meant for: the parameters those arguments
+    bound at the baseline, else the target's keyword-only ones in order (as mypy maps them).
+    A missing parameter no extra argument was meant for is a cause of its own."""
+    too_many = next((p for p in problems if p.kind is Kind.TOO_MANY_POSITIONAL), None)
+    if too_many is None or site.call is None or site.call.star_args or after.callee is None:
+        return problems
+    bound = before is not None and not any(p.kind in BINDING for p in before.problems)
+    old = before.callee if before is not None and bound else None
+    meant, known = _meant_for(site.call, old, after.callee)
+    folded = {
+        p.parameter for p in problems if p.kind is Kind.MISSING_ARGUMENT and p.parameter in meant
+    }
+    if not folded:
+        return problems
+    names = [n for n in meant if n in folded]
+    kept = [p for p in problems if not (p.kind is Kind.MISSING_ARGUMENT and p.parameter in folded)]
+    why = _by_keyword_now(names, known)
+    return tuple(replace(p, suggestion=why) if p is too_many else p for p in kept)
+
+
+def _meant_for(
+    shape: CallShape, before: Signature | None, after: Signature
+) -> tuple[list[str], bool]:
+    """The parameters the call's positional arguments past the target's positional
+    capacity were meant for, and whether that is known (they bound to them at the
+    baseline) rather than mapped in order onto the target's keyword-only parameters."""
+    capacity = sum(1 for p in after.params if p.kind in POSITIONAL)
+    extra = shape.positional - capacity
+    old = [p.name for p in before.params if p.kind in POSITIONAL] if before is not None else []
+    if before is not None and len(old) >= shape.positional:
+        return old[capacity : shape.positional], True
+    keyword_only = [p.name for p in after.params if p.kind is ParamKind.KEYWORD_ONLY]
+    return keyword_only[:extra], False
+
+
+def _by_keyword_now(names: list[str], known: bool) -> str:
+    listed = ", ".join(passing(n) for n in names)
+    if known:
+        which = f"{names[0]} is" if len(names) == 1 else f"{', '.join(names)} are"
+        return f"{which} keyword-only now: pass {listed}"
+    return f"it requires {', '.join(names)} by keyword: pass {listed}"
 
 
 def _compared(site: Site, before: Verdict | None, after: Verdict) -> tuple[Problem, ...]:
@@ -565,10 +553,7 @@ def _keyword_repair(
     if guess is not None:
         why = "a rename guessed from the names and positions of the parameters"
         return FixHint("rename-keyword", False, keyword, guess, why=why)
-    param = before.param(keyword)
-    default = param.default if param is not None else None
-    why = "the parameter is gone in the target"
-    return FixHint("drop-keyword", False, keyword, default=default, why=why)
+    return drop_repair(keyword, before, after)
 
 
 def _keywordize(shape: CallShape, before: Signature, after: Signature) -> FixHint | None:
@@ -599,6 +584,8 @@ def _suggest(site: Site, problem: Problem, before: Verdict | None, after: Verdic
         return problem
     if problem.kind is Kind.UNEXPECTED_KEYWORD and problem.parameter:
         hint = rename_suggestion(problem.parameter, before.callee, after.callee, site.call)
+        if hint is None and problem.suggestion is None:
+            hint = gone_suggestion(problem.parameter, before.callee, after.callee)
     elif problem.kind is Kind.MISSING_ARGUMENT and problem.parameter:
         param = after.callee.param(problem.parameter)
         annotation = f": {param.annotation}" if param and param.annotation else ""
@@ -606,9 +593,3 @@ def _suggest(site: Site, problem: Problem, before: Verdict | None, after: Verdic
     else:
         hint = None
     return replace(problem, suggestion=hint) if hint else problem
-
-
-def _similarity(a: str, b: str) -> float:
-    from difflib import SequenceMatcher
-
-    return SequenceMatcher(None, a, b).ratio()

@@ -327,6 +327,20 @@ def find_project_root(consumer: str) -> Path | None:
     return next((c for c in candidates if (c / PYPROJECT).is_file()), None)
 
 
+def consumer_project_root(consumer: str) -> Path | None:
+    """The folder report paths are relative to, for a folder CONSUMER: the project holding
+    it (pyproject.toml), else the folder itself when it is not a package folder; None for a
+    package folder with no project, an installed distribution or a release from the index
+    (paths stay relative to the import root)."""
+    folder = Path(consumer).expanduser()
+    if not folder.is_dir():
+        return None
+    root = find_project_root(consumer)
+    if root is not None:
+        return root.resolve()
+    return None if (folder / "__init__.py").is_file() else folder.resolve()
+
+
 # --------------------------------------------------------------------------- entry points
 
 

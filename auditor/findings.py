@@ -4,8 +4,9 @@ What it owns: the differential rule (a finding is `new` only when the site binds
 baseline and fails against a target; what fails against both is `preexisting`), which releases
 each finding breaks in, guards (an import under `try/except ImportError` with a working
 alternative is no break), de-duplication (a call through an import that is already reported
-gone adds nothing), inline suppressions and the ones that suppress nothing, the baseline file
-(recorded findings become `baselined`, as many of a fingerprint as it counts; recorded ones
+gone adds nothing), inline suppressions and the ones that suppress nothing (matched in
+suppressions.py, which also names the kinds a comment names that are no kind), the baseline
+file (recorded findings become `baselined`, as many of a fingerprint as it counts; recorded ones
 that are gone are `fixed`), which findings are in test files (a file named like a test that
 the consumer's library code imports is none: `Finding.production`), the release-by-finding
 matrix of a drift timeline, and the order of the report.
@@ -19,7 +20,6 @@ baseline and releases) and merged here.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -41,6 +41,7 @@ from auditor.model import (
 )
 from auditor.provider.paths import bare
 from auditor.scan.imports import root_of
+from auditor.suppressions import COMMENT, suppressed, unknown_note, unused_suppressions
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -224,46 +225,6 @@ def fixed_findings(recorded: Iterable[Finding], findings: Iterable[Finding]) -> 
     return tuple(sorted(gone.values(), key=lambda f: f.sort_key))
 
 
-def unused_suppressions(
-    suppressions: Mapping[str, Mapping[int, frozenset[str]]], findings: Iterable[Finding]
-) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
-    """`(path, line, kinds)` of each suppression comment, or part of one, that matched nothing.
-
-    A comment is used by a suppressed finding when it sits on a line of the finding's span
-    (any line of a call over several). A bare `# drift-audit: ignore` is unused when it
-    suppresses no finding (kinds `()`); `ignore[a, b]` lists the slugs among a and b that
-    suppress no finding.
-    """
-    used: dict[tuple[str, int], set[str]] = {}
-    for f in findings:
-        if f.status is Status.SUPPRESSED:
-            for line in _suppressing_lines(f, suppressions):
-                used.setdefault((f.location.path, line), set()).add(f.kind.slug)
-    unused: list[tuple[str, int, tuple[str, ...]]] = []
-    for path in sorted(suppressions):
-        for line, kinds in sorted(suppressions[path].items()):
-            matched = used.get((path, line), set())
-            if not kinds and not matched:
-                unused.append((path, line, ()))
-            elif kinds - matched:
-                unused.append((path, line, tuple(sorted(kinds - matched))))
-    return tuple(unused)
-
-
-def _suppressing_lines(
-    finding: Finding, suppressions: Mapping[str, Mapping[int, frozenset[str]]]
-) -> list[int]:
-    """The lines of the finding's span whose suppression comment covers its kind."""
-    where = finding.location
-    in_file = suppressions.get(where.path, {})
-    last = max(where.line, where.end_line)
-    return [
-        line
-        for line in range(where.line, last + 1)
-        if (kinds := in_file.get(line)) is not None and (not kinds or finding.kind.slug in kinds)
-    ]
-
-
 def _unused_finding(
     entry: tuple[str, int, tuple[str, ...]], scan: ConsumerScan, provider: str
 ) -> Finding:
@@ -272,7 +233,7 @@ def _unused_finding(
     path, line, kinds = entry
     lines = scan.lines.get(path, ())
     text = lines[line - 1] if 0 < line <= len(lines) else ""
-    match = _COMMENT.search(text)
+    match = COMMENT.search(text)
     column, end = (match.start() + 1, match.end() + 1) if match else (1, 1)
     comment = f"ignore[{', '.join(kinds)}]" if kinds else "ignore"
     return Finding(
@@ -284,11 +245,9 @@ def _unused_finding(
         broken_in=(),
         baseline_signature=None,
         target_signature=None,
+        suggestion=_bounded_or_none(unknown_note(kinds), MAX_TEXT_CHARS),
         source=_context_lines(lines, Location(path, line, column, line, end)),
     )
-
-
-_COMMENT = re.compile(r"#\s*drift-audit\s*:\s*ignore(?:\[[^\]]*\])?")
 
 
 # --------------------------------------------------------------------------- the timeline
@@ -401,11 +360,16 @@ def _site_findings(check: SiteCheck, context: _Context) -> list[Finding]:
 
 
 def _as_known(problem: Problem, baseline: Verdict | None) -> Problem:
-    """A removed name that was a module in the baseline is a removed module."""
+    """A removed name that was a module of the provider in the baseline is a removed
+    module; a name bound to a module from elsewhere (`from pkg import json`, where pkg's
+    `json` is the standard library's) stays a removed name."""
     was = baseline.resolution.symbol if baseline is not None else None
-    if problem.kind is Kind.REMOVED_SYMBOL and was is not None and was.kind is SymbolKind.MODULE:
-        return replace(problem, kind=Kind.REMOVED_MODULE)
-    return problem
+    if problem.kind is not Kind.REMOVED_SYMBOL or was is None or was.kind is not SymbolKind.MODULE:
+        return problem
+    asked = baseline.resolution.path if baseline is not None else ""
+    if root_of(was.path) != root_of(asked):
+        return problem
+    return replace(problem, kind=Kind.REMOVED_MODULE)
 
 
 def _excused(site: Site, problem: Problem, version: str, context: _Context) -> bool:
@@ -566,7 +530,7 @@ def _not_tests(decorated: list[tuple[Finding, str]], graph: CallGraph) -> list[t
 
 def _decorate(finding: Finding, scan: ConsumerScan, graph: CallGraph) -> Finding:
     status = finding.status
-    if _suppressed(finding, scan.suppressions):
+    if suppressed(finding, scan.suppressions):
         status = Status.SUPPRESSED
     return replace(
         finding,
@@ -574,12 +538,6 @@ def _decorate(finding: Finding, scan: ConsumerScan, graph: CallGraph) -> Finding
         reached_from=graph.reached_from(finding.scope),
         source=_context_lines(scan.lines.get(finding.location.path, ()), finding.location),
     )
-
-
-def _suppressed(finding: Finding, suppressions: Mapping[str, Mapping[int, frozenset[str]]]) -> bool:
-    """Whether a suppression comment on any line of the finding's span covers its kind (the
-    carets of a multi-line call point at the keyword's line: a comment there works too)."""
-    return bool(_suppressing_lines(finding, suppressions))
 
 
 def _context_lines(lines: Sequence[str], where: Location) -> tuple[tuple[int, str], ...]:

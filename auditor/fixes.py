@@ -14,14 +14,16 @@
 # module is imported only for --diff and --fix, and for a proposal fixtext.py does not make
 # from the text itself (it makes the plain cases, byte for byte as this module would;
 # tests/unit/test_fixtext.py).
-# Safety is decided here where it depends on the source: dropping a keyword is safe only when
-# its value at the site is a literal equal to the baseline's default (it changed nothing);
-# otherwise the fix is unsafe and says so. A hint whose node cannot be found, or whose edit
-# would not apply cleanly, gives no fix: never a guess. Nor does one whose new name no call or
-# import can write (a keyword such as `class`, `x y`: bind.is_keyword_name), nor one after
-# which the file would not parse as the audit parses it (scan/source.parse_source): the
-# finding stays, without a fix. fixfiles.py checks the text it writes once more, and
-# tests/unit/test_fix_roundtrip.py proves the writer on random programs.
+# Safety is decided here where it depends on the source: a keyword is dropped only when its
+# value at the site is a literal equal to the baseline's default (it changed nothing), and
+# that fix is safe; any other value gets no fix (dropping it would change what the call does
+# without a word: the finding's suggestion says so, fixtext.old_default). A hint whose node
+# cannot be found, or whose edit would not apply cleanly, gives no fix: never a guess. Nor
+# does one whose new name no call or import can write (a keyword such as `class`, `x y`:
+# bind.is_keyword_name), nor one after which the file would not parse as the audit parses it
+# (scan/source.parse_source): the finding stays, without a fix. fixfiles.py checks the text
+# it writes once more, and tests/unit/test_fix_roundtrip.py proves the writer on random
+# programs.
 # Takes: findings and their files' text. Gives: findings with `fix` set; new file texts, each
 # with the splices that made it (Applied).
 """Fixes: libcst edits for findings whose repair is mechanical."""
@@ -36,10 +38,10 @@ from typing import TYPE_CHECKING, TypeAlias
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from auditor.behaviour import NOT_LITERAL, literal_value, same_value
+from auditor.behaviour import literal_value
 from auditor.bind import is_keyword_name
 from auditor.fixsplice import Splice, spliced
-from auditor.fixtext import parses
+from auditor.fixtext import moved_name, old_default, parses
 from auditor.fixtext import spliced as splice
 from auditor.model import Edit, Fix, text_digest
 
@@ -154,7 +156,7 @@ class _Source:
         hint = finding.hint
         if hint is None:
             return None
-        name = finding.symbol.rpartition(".")[2]
+        name = moved_name(finding)
         for line, entries in self._imports.items():
             if not line <= finding.location.line <= self.positions[entries[0][0]].end.line:
                 continue
@@ -196,10 +198,10 @@ class _Source:
             if found is None:
                 return None
             statement, node = found
-            new = _moved_import(statement, node, finding.symbol.rpartition(".")[2], hint.new)
+            new = _moved_import(statement, node, moved_name(finding), hint.new)
             if new is None:
                 return None
-            what = f"import {finding.symbol.rpartition('.')[2]} from {hint.new}"
+            what = f"import {moved_name(finding)} from {hint.new}"
             edit = self._import_edit(finding, node, new)
             return Fix(True, what, (edit,)) if edit is not None else None
         call = self.call_at(finding)
@@ -327,7 +329,7 @@ class _Source:
                     assert finding.hint is not None
                     if not isinstance(result, cst.SimpleStatementLine):
                         break  # one move per statement line; the re-audit finds the rest
-                    name = finding.symbol.rpartition(".")[2]
+                    name = moved_name(finding)
                     current = _same_import(result, node)
                     moved = (
                         _moved_import(result, current, name, finding.hint.new) if current else None
@@ -460,13 +462,10 @@ def _changed_call(call: cst.Call, hint: FixHint) -> tuple[cst.Call, bool, str] |
         if index is None:
             return None
         value = literal_value(cst.Module([]).code_for_node(args[index].value))
-        safe = hint.default is not None and value is not NOT_LITERAL
-        safe = safe and same_value(value, literal_value(hint.default or ""))
-        if safe:
-            what = f"drop {hint.old}=: its value is the old default, {hint.default}"
-        else:
-            what = f"drop {hint.old}=: the target has no such parameter; behaviour may change"
-        return call.with_changes(args=_without(args, index)), safe, what
+        if not old_default(value, hint):
+            return None  # dropping another value changes what the call does: no fix
+        what = f"drop {hint.old}=: its value is the old default, {hint.default}"
+        return call.with_changes(args=_without(args, index)), True, what
     if hint.action == "keywordize":
         positional = [i for i, a in enumerate(args) if a.keyword is None and not a.star]
         targets = positional[hint.start : hint.start + len(hint.names)]

@@ -220,7 +220,7 @@ class _Text:
             return UNSURE
         if node.level or node.module != hint.old:
             return UNSURE
-        name = finding.symbol.rpartition(".")[2]
+        name = moved_name(finding)
         if not any(a.name == name for a in node.names):
             return UNSURE
         start = node.col_offset
@@ -346,14 +346,10 @@ def _changed_call(
         if index is None:
             return None
         arg = args[index]
-        value = literal_value(code[arg.value : arg.end])
-        safe = hint.default is not None and value is not NOT_LITERAL
-        safe = safe and same_value(value, literal_value(hint.default or ""))
-        if safe:
-            what = f"drop {hint.old}=: its value is the old default, {hint.default}"
-        else:
-            what = f"drop {hint.old}=: the target has no such parameter; behaviour may change"
-        return _without(code, args, close, index), safe, what
+        if not old_default(literal_value(code[arg.value : arg.end]), hint):
+            return None  # dropping another value changes what the call does: no fix
+        what = f"drop {hint.old}=: its value is the old default, {hint.default}"
+        return _without(code, args, close, index), True, what
     if hint.action == "keywordize":
         positional = [i for i, a in enumerate(args) if a.keyword is None and not a.star]
         targets = positional[hint.start : hint.start + len(hint.names)]
@@ -366,6 +362,23 @@ def _changed_call(
         what = f"pass {', '.join(hint.names)} by keyword"
         return "".join([*parts, code[last:]]), hint.safe, what
     return None
+
+
+def moved_name(finding: Finding) -> str:
+    """The name a move-import fix moves: the hint's (the import of a name from a module gone
+    whole names the module as its symbol), else the last part of the symbol."""
+    hint = finding.hint
+    if hint is not None and hint.names:
+        return hint.names[0]
+    return finding.symbol.rpartition(".")[2]
+
+
+def old_default(value: object, hint: FixHint) -> bool:
+    """Whether a dropped keyword's value (a literal's, else NOT_LITERAL) is the baseline's
+    default, a literal too: the one drop that keeps what the call does (fixes.py too)."""
+    if hint.default is None or value is NOT_LITERAL:
+        return False
+    return same_value(value, literal_value(hint.default))
 
 
 def _keyword_index(code: str, args: list[_Arg], name: str) -> int | None:

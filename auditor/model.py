@@ -291,10 +291,10 @@ class Resolution:
 class FixHint:
     """What would repair a finding, as the analysis knows it (auditor/fixes.py makes the edit).
 
-    action: "rename-keyword" (old -> new), "drop-keyword" (old; safe only when the call's
-    value is a literal equal to `default`, the baseline's default), "keywordize" (the
+    action: "rename-keyword" (old -> new), "drop-keyword" (old; made only when the call's
+    value is a literal equal to `default`, the baseline's default, and then safe), "keywordize" (the
     positional arguments from index `start` on become keywords `names`), "move-import" (a
-    `from old import name` becomes `from new import name`).
+    `from old import name` becomes `from new import name`; `names` holds the name).
     """
 
     action: str
@@ -346,6 +346,13 @@ class Status(str, Enum):
     PREEXISTING = "preexisting"
     BASELINED = "baselined"
     SUPPRESSED = "suppressed"
+
+    @property
+    def label(self) -> str:
+        """The word reports show a person: a finding the baseline file accepts is
+        `recorded`, since "baseline" names the provider release (`--baseline`). JSON and
+        SARIF keep the value (`baselined`): the contract."""
+        return "recorded" if self is Status.BASELINED else self.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -505,6 +512,8 @@ class Stats:
     seconds: float = 0.0
     requests: int = 0  # HTTP requests made to the index and its file hosts
     provider_modules_cached: int = 0  # answered from the cache's lookup memo, not parsed
+    provider_modules_earlier: int = 0  # of those, by lookups an earlier run memoized (the
+    # rest: by lookups made earlier in this run, another release's or the same again)
     undecided: int = 0  # sites the analysis could not decide (Report.undecided lists them)
     sites: int = 0  # every site checked against a provider: the undecided share's denominator
     unchanged: int = 0  # undecided at the newest target, decided by difference (difference.py)

@@ -33,8 +33,12 @@ from typing import TYPE_CHECKING
 
 from auditor.bind import check_site
 from auditor.collector import collect_in_pause, collector_paused
-from auditor.config import entry_points_from_pyproject, entry_points_from_txt
-from auditor.difference import Basis, basis, unchanged
+from auditor.config import (
+    consumer_project_root,
+    entry_points_from_pyproject,
+    entry_points_from_txt,
+)
+from auditor.difference import Basis, basis, same_by_definition, unchanged
 from auditor.errors import BadSpecError
 from auditor.findings import (
     ProviderChecks,
@@ -71,6 +75,7 @@ from auditor.releases import (
 from auditor.scan import ScanStore, scan_cached
 from auditor.scan.source import excluded_paths
 from auditor.sources import open_index, resolve_consumer
+from auditor.suppressions import unused_warnings
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -287,6 +292,7 @@ def _audit(
         call_sites=_call_sites(scan),
         provider_modules_loaded=work.modules_loaded,
         provider_modules_cached=work.modules_cached(),
+        provider_modules_earlier=work.modules_cached_earlier(),
         undecided=len(collected.undecided),
         unchanged=unchanged_sites(audits),
         sites=sum(len(a.checks) for a in audits),
@@ -343,22 +349,6 @@ def _audit(
 
 
 # --------------------------------------------------------------------------- paths and kinds
-
-
-def consumer_project_root(consumer: str) -> Path | None:
-    """The folder report paths are relative to, for a folder CONSUMER: the project holding
-    it (pyproject.toml), else the folder itself when it is not a package folder; None for a
-    package folder with no project, an installed distribution or a release from the index
-    (paths stay relative to the import root)."""
-    from auditor.config import find_project_root
-
-    folder = Path(consumer).expanduser()
-    if not folder.is_dir():
-        return None
-    root = find_project_root(consumer)
-    if root is not None:
-        return root.resolve()
-    return None if (folder / "__init__.py").is_file() else folder.resolve()
 
 
 def folder_path(release: Release) -> str | None:
@@ -499,12 +489,13 @@ def _check_provider(
     base = check(before) if before is not None else None
     per_release = [(str(r.version), check(r)) for r in releases]
     newest = per_release[-1][1] if per_release else None
+    same = _unchanged(base, newest, before, releases[-1] if releases else None)
     checks = tuple(
         SiteCheck(
             site,
             base.verdicts[i] if base is not None else None,
             tuple((version, done.verdicts[i]) for version, done in per_release),
-            base is not None and newest is not None and unchanged(base.bases[i], newest.bases[i]),
+            same(i),
         )
         for i, site in enumerate(owned)
     )
@@ -523,6 +514,25 @@ def _prefetch_all(releases: Iterable[Release | None], scan: ConsumerScan) -> Non
                 owned = [t for t in targets if t.split(".")[0] in names]
                 paths[names] = sorted({path for target in owned for path in module_files(target)})
             prefetch(paths[names])
+
+
+def _unchanged(
+    base: _Checked | None, newest: _Checked | None, before: Release | None, last: Release | None
+) -> Callable[[int], bool]:
+    """Whether site i, undecided at the newest target, rests on what the baseline's verdict
+    rests on: the same files, or files that differ only outside what it consulted."""
+    if base is None or newest is None or before is None or last is None:
+        return lambda i: False
+    own = frozenset(before.import_names) | frozenset(last.import_names)
+
+    def same(i: int) -> bool:
+        old, new = base.bases[i], newest.bases[i]
+        if old is None or new is None:
+            return False
+        readers = (before.tree.read_text, last.tree.read_text)
+        return unchanged(old, new) or same_by_definition(old, new, readers, own)
+
+    return same
 
 
 @dataclass(frozen=True)
@@ -674,6 +684,10 @@ class _Work:
         """Provider modules the memo answered for, so nothing had to parse them."""
         return sum(m.modules_answered for m in self.memos.values())
 
+    def modules_cached_earlier(self) -> int:
+        """Of those, the modules answered by what earlier runs memoized."""
+        return sum(m.modules_answered_earlier for m in self.memos.values())
+
     def memo(self, provider: str) -> ResolutionMemo:
         if provider not in self.memos:
             self.memos[provider] = ResolutionMemo.for_cache(self.memo_root, provider)
@@ -741,12 +755,8 @@ def _recorded_findings(path: str | Path | None, root: Path | None) -> Recorded:
 
 
 def _warn_unused(unused: Iterable[tuple[str, int, tuple[str, ...]]]) -> None:
-    for path, line, kinds in unused:
-        comment = f"ignore[{', '.join(kinds)}]" if kinds else "ignore"
-        logger.warning(
-            "%s:%d: unused suppression `# drift-audit: %s`: no such finding on this line",
-            path, line, comment,
-        )  # fmt: skip
+    for line in unused_warnings(unused):  # a kind that is no kind is named unknown
+        logger.warning("%s", line)
 
 
 def _call_sites(scan: ConsumerScan) -> int:

@@ -1,11 +1,12 @@
 # Maintainers: what checking one release read of its tree, so a later release can reuse it.
 #
 # Owns: `ProbedTree`, a provider SourceTree that records every answer it gives (each file's
-#       sha256, each folder and extension-module check), the `Probes` it ends with, and
-#       `Answers`, another release's tree asked the same questions once each (the files any
-#       earlier release read prefetched together). A release whose answers are all the same
-#       as an earlier one's gets that release's verdicts (`CheckedRelease.same_as`) without
-#       parsing anything: a drift timeline of 35 releases stays cheap.
+#       sha256, each folder and extension-module check, each folder listed), the `Probes` it
+#       ends with, and `Answers`, another release's tree asked the same questions once each
+#       (the files any earlier release read prefetched together). A release whose answers
+#       are all the same as an earlier one's gets that release's verdicts
+#       (`CheckedRelease.same_as`) without parsing anything: a drift timeline of 35
+#       releases stays cheap.
 # Takes: SourceTrees. Gives: probes and yes/no; DRIFT_AUDIT_NO_MEMO_INDEX=1 asks every time.
 """Release reuse: the answers a provider tree gave, compared across releases."""
 
@@ -15,7 +16,7 @@ import os
 from dataclasses import field
 from typing import TYPE_CHECKING
 
-from auditor.sources import file_digest, has_extension, text_sha256
+from auditor.sources import file_digest, folder_entries, has_extension, text_sha256
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -38,6 +39,7 @@ class ProbedTree:
         self._files: dict[str, str | None] = {}
         self._dirs: dict[str, bool] = {}
         self._extensions: dict[str, bool] = {}
+        self._entries: dict[str, tuple[str, ...] | None] = {}
 
     def read_text(self, path: str) -> str | None:
         text = self.tree.read_text(path)
@@ -59,6 +61,11 @@ class ProbedTree:
         self._extensions[base] = found
         return found
 
+    def entries(self, path: str) -> tuple[str, ...]:
+        """sources.folder_entries() of the tree, recorded (a folder's listing: moves.py)."""
+        found = self._entries[path] = folder_entries(self.tree, path)
+        return found or ()
+
     def walk(self) -> Iterator[str]:
         raise NotImplementedError("a provider tree is read by path, never walked")
 
@@ -72,6 +79,7 @@ class ProbedTree:
             tuple(sorted(self._files.items())),
             tuple(sorted(self._dirs.items())),
             tuple(sorted(self._extensions.items())),
+            tuple(sorted(self._entries.items())),
         )
 
 
@@ -82,6 +90,7 @@ class Probes:
     files: tuple[tuple[str, str | None], ...]  # path -> sha256 of its text, None: no file
     dirs: tuple[tuple[str, bool], ...]
     extensions: tuple[tuple[str, bool], ...] = ()  # module path -> an extension module there
+    entries: tuple[tuple[str, tuple[str, ...] | None], ...] = ()  # folder -> what it holds
 
     def answered_by(self, answers: Answers) -> bool:
         """Whether the tree gives every one of these answers (same content, same absences)."""
@@ -92,6 +101,7 @@ class Probes:
                 same_files
                 and same_dirs
                 and all(has_extension(answers.tree, b) == found for b, found in self.extensions)
+                and all(folder_entries(answers.tree, f) == found for f, found in self.entries)
             )
         except (OSError, UnicodeDecodeError):
             return False

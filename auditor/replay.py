@@ -142,6 +142,7 @@ def load(cache_root: Path, key: str) -> Report | None:
         report.stats,
         provider_modules_loaded=0,
         provider_modules_cached=0,
+        provider_modules_earlier=0,
         bytes_fetched=0,
         requests=0,
         replayed=True,

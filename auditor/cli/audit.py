@@ -35,6 +35,9 @@ from auditor.cli.options import (
     Plan,
     make_plan,
     settings_for,
+    settings_not_used,
+    settings_origin,
+    shown_path,
 )
 from auditor.cli.output import (
     exit_status,
@@ -53,7 +56,7 @@ from auditor.reporters.common import plural
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from auditor.model import Provenance, Report
+    from auditor.model import Provenance, ProviderInfo, Report
 
 HELP = """Find the call sites in CONSUMER that a provider upgrade breaks, statically.
 
@@ -62,12 +65,14 @@ installed distribution or import name, or a requirement NAME==VERSION read
 from the package index. Nothing is installed, imported or executed.
 
 Settings come from [tool.drift-audit] in the nearest pyproject.toml at or
-above CONSUMER's folder (or the current folder), or from --config FILE:
-against, baseline, fail-on, format, output, exclude, baseline-file, select,
-ignore, gate-tests and a [tool.drift-audit.severity] table. The command line
-wins. Paths and `file:` references in the settings must stay inside the
-project; the kinds, files and test-file findings they leave out of the gate
-are named in every report.
+above CONSUMER's folder, or from --config FILE (a consumer that is not a
+folder takes none from the current folder): against, baseline, fail-on,
+format, output, exclude, baseline-file, select, ignore, gate-tests and a
+[tool.drift-audit.severity] table. The command line wins. Paths and `file:`
+references in the settings must stay inside the project; the kinds, files
+and test-file findings they leave out of the gate are named in every report.
+Without a baseline file named, .drift-baseline.json at the project root is
+read if there is one.
 Paths in reports, --exclude and the baseline file are relative to the
 project root (the folder of that pyproject.toml).
 
@@ -140,13 +145,15 @@ Environment:
 @click.option(
     "--baseline-file",
     metavar="FILE",
-    help="A baseline file (--write-baseline) or JSON report; findings recorded there are "
-    "'baselined' and do not fail.",
+    help="A baseline file (--write-baseline) or JSON report; the findings it records are "
+    "accepted (JSON status 'baselined') and do not fail. Default: baseline-file in "
+    "[tool.drift-audit], else .drift-baseline.json at the project root if there is one.",
 )
 @click.option(
     "--write-baseline",
     metavar="FILE",
-    help="Also write the baseline file: this run's findings as fingerprints, sorted.",
+    help="Also write the baseline file: this run's findings as fingerprints, sorted "
+    "(.drift-baseline.json is the name later runs read by themselves).",
 )
 @click.option("--offline", is_flag=True, help="Never use the network; use the cache only.")
 @click.option("--cache-dir", metavar="DIR", help="Where fetched sources are cached.")
@@ -170,7 +177,9 @@ Environment:
 )
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings would fail the gate.")
 @click.option(
-    "--show-baselined", is_flag=True, help="List baselined and suppressed findings in full."
+    "--show-baselined",
+    is_flag=True,
+    help="List the recorded (baseline file) and suppressed findings in full.",
 )
 @click.option(
     "--show-preexisting",
@@ -294,7 +303,8 @@ def _run(opts: Options) -> int:
     report = _replayed(opts, key, started) if key is not None else None
     if report is None:
         report = _audit(opts, plan, baseline_path, fixes=with_fixes, keep_as=key, began=began)
-    _say_baselines(report)
+    _say_settings(opts, settings)
+    _say_baselines(report, opts)
     if opts.fix:
         report = _fix(report, plan, opts)
     write_report(report, plan, opts)
@@ -304,14 +314,32 @@ def _run(opts: Options) -> int:
     return exit_status(report, plan.fail_on)
 
 
-def _say_baselines(report: Report) -> None:
-    """On stderr, per provider: the baseline inferred and why; a warning when it is not older
-    than a target (nothing can be new then), or when the consumer never reaches the provider."""
+def _say_settings(opts: Options, settings: Settings) -> None:
+    """One line on stderr naming the settings in force; with -v, the current folder's
+    settings that a consumer that is not a folder does not take (they are another
+    project's)."""
+    log = logging.getLogger(LOGGER)
+    origin = settings_origin(settings)
+    if origin is not None:
+        log.log(NOTE, "settings from %s", origin)
+    elif log.isEnabledFor(logging.INFO) and (found := settings_not_used(opts.consumer, None)):
+        unused = shown_path(found)
+        log.info(
+            "not using the settings of %s: %s is not a folder of that project "
+            "(--config %s applies them)",
+            unused, opts.consumer, unused,
+        )  # fmt: skip
+
+
+def _say_baselines(report: Report, opts: Options) -> None:
+    """On stderr, per provider: the baseline inferred and why (the first time for this
+    project and version, every time with -v); a warning when it is not older than a target
+    (nothing can be new then), or when the consumer never reaches the provider."""
     log = logging.getLogger(LOGGER)
     consumer = report.consumer.name
     for provider in report.providers or (report.provider,):
         name, baseline = provider.name, provider.baseline
-        if baseline is not None and provider.baseline_why:
+        if baseline is not None and provider.baseline_why and _note_due(report, provider, opts):
             log.log(NOTE, "baseline %s %s inferred: %s", name, baseline, provider.baseline_why)
         if provider.call_sites == 0:
             log.warning("%s has no site into %s: nothing of it was checked", consumer, name)
@@ -324,6 +352,25 @@ def _say_baselines(report: Report) -> None:
             log.warning(
                 "the baseline %s %s is the target itself: no finding can be new", name, baseline
             )
+
+
+def _note_due(report: Report, provider: ProviderInfo, opts: Options) -> bool:
+    """Whether to say how the baseline was inferred: always with -v; else once per consumer
+    (name, version, where it comes from), provider, baseline and reason, remembered in the
+    cache (sources/notes.py); never when notes are not shown (-q)."""
+    log = logging.getLogger(LOGGER)
+    if log.isEnabledFor(logging.INFO):
+        return True
+    if not log.isEnabledFor(NOTE):
+        return False
+    from auditor.sources.notes import first_time
+    from auditor.sources.root import cache_root
+
+    who = report.consumer
+    key = ["baseline", who.name, who.version or "", who.origin, provider.name]
+    return first_time(
+        cache_root(opts.cache_dir), [*key, provider.baseline or "", provider.baseline_why or ""]
+    )
 
 
 def _version_key(version: str) -> tuple[int, object]:
@@ -486,6 +533,8 @@ def _baseline_file(plan: Plan, opts: Options) -> str | None:
     """The baseline file to read; none when it does not exist yet (this run may be the one
     that writes it: say so unless it is)."""
     path = plan.baseline_file
+    if plan.baseline_file_default:
+        logging.getLogger(LOGGER).info("recorded findings from %s (the project's own)", path)
     if path is None or Path(path).exists() or Path(path).is_symlink():
         return path
     writing = opts.write_baseline and Path(path).resolve() == Path(opts.write_baseline).resolve()

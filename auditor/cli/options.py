@@ -24,6 +24,7 @@ from auditor.config import (
     ALL,
     Settings,
     check_kinds,
+    consumer_project_root,
     find_settings,
     left_out,
     load_config_file,
@@ -103,15 +104,48 @@ class Plan:
     gate_tests: bool = True  # False: findings in test files do not fail the run
     exclude_by: tuple[str, str | None] = ("command-line", None)  # who set `exclude`
     ungated: tuple[Ungated, ...] = ()  # gate-tests off, and who said so
+    baseline_file_default: bool = False  # baseline_file is the project's conventional one
+    next_baseline_file: Path | None = None  # what a run without --baseline-file reads
 
 
 def settings_for(consumer: str, config: str | None = None) -> Settings:
     """`--config FILE`, else the nearest pyproject.toml with `[tool.drift-audit]` at or above
-    the consumer folder (the current folder for a consumer that is not a folder)."""
+    the consumer folder. A consumer that is not a folder (a release from the index, an
+    installed distribution, an archive) belongs to no project here: the current folder's
+    settings are another project's, and govern it only when --config names them."""
     if config is not None:
         return load_config_file(Path(config))
     folder = Path(consumer).expanduser()
-    return find_settings(folder if folder.is_dir() else Path.cwd())
+    return find_settings(folder) if folder.is_dir() else Settings()
+
+
+def settings_not_used(consumer: str, config: str | None) -> Path | None:
+    """The pyproject.toml whose `[tool.drift-audit]` the current folder would give, when
+    settings_for() left it out because CONSUMER is not a folder (for a hint); else None."""
+    if config is not None or Path(consumer).expanduser().is_dir():
+        return None
+    try:
+        return find_settings(Path.cwd()).source
+    except ConfigError:
+        return None  # a broken table of another project says nothing of this audit
+
+
+def settings_origin(settings: Settings) -> str | None:
+    """Where the settings in force came from, for the one line on stderr that says so:
+    `[tool.drift-audit] of pyproject.toml` (relative to the current folder when inside it),
+    or the --config file; None when there are none."""
+    source = settings.source
+    if source is None:
+        return None
+    shown = shown_path(source)
+    return f"[tool.drift-audit] of {shown}" if source.name == "pyproject.toml" else shown
+
+
+def shown_path(path: Path) -> str:
+    """A path as messages show it: relative to the current folder when inside it."""
+    with contextlib.suppress(ValueError, OSError):
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    return str(path)
 
 
 def make_plan(opts: Options, settings: Settings) -> Plan:
@@ -120,6 +154,7 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
     if not against:
         raise click.UsageError(
             "missing --against SPEC (or `against` in [tool.drift-audit] of pyproject.toml)"
+            + _not_used_hint(opts)
         )
     fmt = opts.format or settings.format or DEFAULT_FORMAT
     if fmt not in REPORTERS:
@@ -139,6 +174,10 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
     project_root = _project_root(opts.consumer, settings)
     gate_tests = _first_set(opts.gate_tests, settings.gate_tests, default=True)
     gate_tests_by = _origin(opts.gate_tests is not None, opts, settings, project_root)
+    # a --config file stands in for the project's own settings, the file beside them too
+    conventional = None if opts.config else _conventional_baseline(opts.consumer, project_root)
+    baseline_file = opts.baseline_file or settings.baseline_file
+    default = baseline_file is None and conventional is not None and _exists(conventional)
     return Plan(
         against=against,
         baseline=opts.baseline or _within(settings.baseline, "baseline", settings),
@@ -146,9 +185,15 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
         output=None if output in (None, "-") else output,
         fail_on=opts.fail_on or settings.fail_on or DEFAULT_FAIL_ON,
         exclude=opts.exclude or settings.exclude,
-        baseline_file=opts.baseline_file or settings.baseline_file,
+        baseline_file=str(conventional) if default else baseline_file,
         output_root=from_config,
-        baseline_file_root=from_config_baseline if settings.baseline_file else None,
+        baseline_file_root=(
+            conventional.parent
+            if default and conventional is not None
+            else from_config_baseline
+            if settings.baseline_file
+            else None
+        ),
         select=None if select is None else _members(select),  # ALL: the kinds off by default too
         ignore=_members(ignore),
         severity=tuple((Kind.from_slug(k), Severity(v)) for k, v in settings.severity),
@@ -157,6 +202,35 @@ def make_plan(opts: Options, settings: Settings) -> Plan:
         gate_tests=gate_tests,
         exclude_by=_origin(bool(opts.exclude), opts, settings, project_root),
         ungated=() if gate_tests else (Ungated("gate-tests", *gate_tests_by),),
+        baseline_file_default=default,
+        next_baseline_file=Path(settings.baseline_file) if settings.baseline_file else conventional,
+    )
+
+
+CONVENTIONAL_BASELINE = ".drift-baseline.json"
+
+
+def _conventional_baseline(consumer: str, project_root: Path | None) -> Path | None:
+    """`.drift-baseline.json` at a folder consumer's project root: the baseline file a run
+    reads when none is named (as basedpyright reads its own), since it is the name every
+    example writes. None for a consumer that is not a folder (it has no project here). Read
+    as `baseline-file` is: it comes with the pull request, and must stay in the project."""
+    root = project_root or consumer_project_root(consumer)
+    return None if root is None else root / CONVENTIONAL_BASELINE
+
+
+def _exists(path: Path) -> bool:
+    return path.exists() or path.is_symlink()  # a link is read (and refused) as one
+
+
+def _not_used_hint(opts: Options) -> str:
+    found = settings_not_used(opts.consumer, opts.config)
+    if found is None:
+        return ""
+    unused = shown_path(found)
+    return (
+        f"; the settings of {unused} govern that project only, not {opts.consumer}: "
+        f"--config {unused} applies them"
     )
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import click
 
 from auditor.causes import OTHER
-from auditor.cli.options import LOGGER, PROG, Options, Plan
+from auditor.cli.options import LOGGER, PROG, Options, Plan, shown_path
 from auditor.cli.terminal import NOTE, use_color
 from auditor.errors import AuditError, ExitCode
 from auditor.escape import terminal
@@ -75,6 +75,8 @@ def write_report(report: Report, plan: Plan, opts: Options) -> None:
         changes = fixed_files(report, unsafe=opts.unsafe_fixes, option="--diff")
         diff = diff_of(changes)
     write_files(outputs)
+    if opts.write_baseline and not opts.quiet:
+        say_baseline_written(report, plan, opts.write_baseline)
     if diff is not None:
         write_stdout(diff)
         if not opts.quiet:
@@ -90,6 +92,21 @@ def write_report(report: Report, plan: Plan, opts: Options) -> None:
 
         where = terminal(plan.output)
         click.echo(f"{PROG}: {terminal(summary_line(report))}; report in {where}", err=True)
+
+
+def say_baseline_written(report: Report, plan: Plan, path: str) -> None:
+    """`wrote 3 findings to FILE`, and how a later run reads it when it would not by itself
+    (neither the `baseline-file` setting nor the project's .drift-baseline.json)."""
+    count = sum(1 for f in report.findings if f.status is not Status.SUPPRESSED)
+    line = f"{PROG}: wrote {plural(count, 'finding')} to {terminal(path)}"
+    read_next = plan.next_baseline_file
+    if read_next is not None and Path(path).resolve() == read_next.resolve():
+        line += "; later runs accept them"
+    else:
+        line += f"; later runs accept them only with --baseline-file {terminal(path)}"
+        if read_next is not None:
+            line += f" (they read {terminal(shown_path(read_next))} by themselves)"
+    click.echo(line, err=True)
 
 
 def unsafe_left(report: Report, opts: Options, verb: str = "") -> str:
@@ -136,7 +153,7 @@ def statistics_table(report: Report) -> str:
         return "no findings\n" + tail
     width = max(len(k.slug) for k in rows)
     head = f"{'count':>5}  {'kind':<{width}}  {'severity':<8}  " + "  ".join(
-        f"{s.value:>11}" for s in Status
+        f"{s.label:>11}" for s in Status
     )
     lines = [head.rstrip()]
     for kind in sorted(rows, key=lambda k: (-sum(rows[k].values()), list(Kind).index(k))):
@@ -153,8 +170,10 @@ def undecided_table(report: Report) -> str:
     """The undecided sites by cause (auditor/causes.py), each with its share of the sites
     checked; nothing when every site was decided."""
     causes = Counter(u.cause or OTHER for u in report.undecided)
+    same = report.stats.unchanged
+    settled = f"decided by difference: {plural(same, 'site')} (the same in both releases)\n"
     if not causes:
-        return ""
+        return settled if same else ""
     sites = report.stats.sites
     total = sum(causes.values())
     share = f" of {plural(sites, 'site')} ({total / sites:.0%})" if sites else ""
@@ -163,7 +182,7 @@ def undecided_table(report: Report) -> str:
     for cause, count in sorted(causes.items(), key=lambda item: (-item[1], item[0])):
         part = f"  {count / sites:>4.0%}" if sites else ""
         lines.append(f"{count:>5}  {cause:<{width}}{part}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + (settled if same else "")
 
 
 def encode(text: str) -> bytes:

@@ -61,13 +61,32 @@ STR_METHODS = frozenset(
 )  # fmt: skip
 
 
+def _literal_spread(expr: ast.Call) -> list[tuple[str, ast.expr]] | None:
+    """The keywords `**` spreads when every spread is a dict display with string keys
+    written out (`**{"run": x}`); None when there is another spread, or none."""
+    spreads = [k.value for k in expr.keywords if k.arg is None]
+    if not spreads or not all(isinstance(s, ast.Dict) for s in spreads):
+        return None
+    pairs: list[tuple[str, ast.expr]] = []
+    for display in spreads:
+        assert isinstance(display, ast.Dict)
+        for key, value in zip(display.keys, display.values, strict=True):
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                return None
+            pairs.append((key.value, value))
+    return pairs
+
+
 def call(frame: Frame, expr: ast.Call, *, certain: bool) -> Any:
     func = frame.value(expr.func)
     callee = frame.canonical(expr.func)
     args = [frame.value(a) for a in expr.args if not isinstance(a, ast.Starred)]
     kwargs = {k.arg: frame.value(k.value) for k in expr.keywords if k.arg}
-    if any(isinstance(a, ast.Starred) for a in expr.args) or any(
-        k.arg is None for k in expr.keywords
+    spread = _literal_spread(expr)  # `f(**{"run": x})` is `f(run=x)`
+    if spread is not None:
+        kwargs.update((key, frame.value(value)) for key, value in spread)
+    if any(isinstance(a, ast.Starred) for a in expr.args) or (
+        spread is None and any(k.arg is None for k in expr.keywords)
     ):
         if _namespace_write(frame, func, callee, expr):
             frame.facts.write_unknown()  # `globals().update(**names)`: any name

@@ -166,8 +166,8 @@ class Evaluator:
         if rebound is None:
             return None
         how, value = rebound
-        if how == "key":
-            return Undecided(f"{module} writes names into its namespace that are not known")
+        if how == "key":  # a write whose key is not known: the static definition stands
+            return None
         target = _provider_path(facts, value)
         if target == f"{module}.{name}":
             return None  # `globals()["run"] = run`: the same object
@@ -385,11 +385,14 @@ def _provider_path(facts: ModuleFacts, value: Any) -> str | None:
 
 
 def _may_rebind(tree: ast.Module, name: str) -> bool:
-    """Whether the module's source writes `name`, or a name not written out, into its
-    namespace (`globals()[k] = ...`, `globals().update(...)`, `setattr(sys.modules[...])`):
-    asked when its top level could not be followed."""
+    """Whether the module's source writes `name` itself into its namespace
+    (`globals()["run"] = ...`, `globals().update(run=...)`, `setattr(sys.modules[...],
+    "run", ...)`): asked when its top level could not be followed. A write whose key is not
+    written out does not count: a name the module defines is what it defines, unless a
+    write can be shown to name it (a computed key rebinding an explicit definition is not
+    modelled: docs/analysis.md, section 3)."""
     return any(
-        not (isinstance(key, ast.Constant) and key.value != name)
+        isinstance(key, ast.Constant) and key.value == name
         for node in ast.walk(tree)
         for key in _written_keys(node)
     )
@@ -412,9 +415,14 @@ def _written_keys(node: ast.AST) -> list[ast.expr | None]:
         return []
     if func.attr not in ("update", "__setitem__", "setdefault"):
         return []
-    keys: list[ast.expr | None] = [
-        ast.Constant(k.arg) if k.arg is not None else None for k in node.keywords
-    ]
+    keys: list[ast.expr | None] = []
+    for k in node.keywords:  # `update(run=f)`, `update(**{"run": f})`, `update(**names)`
+        if k.arg is not None:
+            keys.append(ast.Constant(k.arg))
+        elif isinstance(k.value, ast.Dict):
+            keys.extend(k.value.keys)
+        else:
+            keys.append(None)
     for arg in node.args[:1]:
         keys += list(arg.keys) if isinstance(arg, ast.Dict) else [arg]
     return keys

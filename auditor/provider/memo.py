@@ -38,7 +38,7 @@ from auditor.model import (
     interpreter,
 )
 from auditor.provider.paths import candidates
-from auditor.sources import file_digest, has_extension
+from auditor.sources import file_digest, folder_entries, has_extension
 from auditor.sources.stdlib import with_stdlib
 
 if TYPE_CHECKING:
@@ -95,6 +95,8 @@ class ResolutionMemo:
         self.hits = 0
         self.misses = 0
         self.answered: set[str] = set()  # modules whose lookups a hit answered unparsed
+        self.answered_earlier: set[str] = set()  # of those, by what an earlier run stored
+        self._made_here: set[int] = set()  # id() of the values stored in this run
         self._store = confined(path, root) if path is not None else None
         if self._store is not None:
             self._load(*self._store)
@@ -123,15 +125,23 @@ class ResolutionMemo:
         for deps, value in self._rows(key):
             if all(digest_of(module) == digest for module, digest in deps):
                 modules = tuple(module for module, _ in deps)
-                self.count_hit(modules)
+                self.count_hit(modules, earlier=self.stored_earlier(value))
                 return value, modules
         self.misses += 1
         return None
 
-    def count_hit(self, modules: tuple[str, ...]) -> None:
-        """A lookup answered (from here, or from what a hit here gave before in this run)."""
+    def count_hit(self, modules: tuple[str, ...], *, earlier: bool) -> None:
+        """A lookup answered (from here, or from what a hit here gave before in this run);
+        `earlier`: by an answer an earlier run stored, not one made in this run."""
         self.hits += 1
         self.answered.update(modules)
+        if earlier:
+            self.answered_earlier.update(modules)
+
+    def stored_earlier(self, value: Any) -> bool:
+        """Whether a stored answer was read from the memo file (an earlier run's), not
+        stored by this run."""
+        return id(value) not in self._made_here
 
     def _indexed_lookup(self, key: str, digest_of: Any) -> tuple[Any, tuple[str, ...]] | None:
         groups = self._index.get(key)
@@ -146,7 +156,7 @@ class ResolutionMemo:
         if best is None:
             self.misses += 1
             return None
-        self.count_hit(found)
+        self.count_hit(found, earlier=self.stored_earlier(best[1]))
         return best[1], found
 
     def _groups(self, key: str) -> dict[tuple[str, ...], dict[tuple[str, ...], tuple[int, Any]]]:
@@ -162,12 +172,19 @@ class ResolutionMemo:
         entries = self._entries.setdefault(key, [])
         if all(existing != deps for existing, _ in entries):
             entries.append((deps, value))
+            self._made_here.add(id(value))  # kept alive by the entry, so the id stays its own
             self._index.pop(key, None)  # regrouped on the next lookup
             self._dirty = True
 
     @property
     def modules_answered(self) -> int:
         return len(self.answered)
+
+    @property
+    def modules_answered_earlier(self) -> int:
+        """Modules answered by what earlier runs stored (the rest of modules_answered were
+        answered by lookups made earlier in this run: another release's, or a repeat)."""
+        return len(self.answered_earlier)
 
     def save(self) -> None:
         """Write the memo atomically (a temp file renamed into place); errors only warn."""
@@ -284,6 +301,9 @@ def _well_typed(resolution: Resolution) -> bool:
     )
 
 
+LISTED = "listed:"  # a memo dependency on a package folder's listing, not on a module
+
+
 class MemoizedProvider:
     """The pipeline's resolver for one release: the memo first, griffe only on a miss."""
 
@@ -304,8 +324,9 @@ class MemoizedProvider:
         self.absent = dict(absent or {})
         self._api: ProviderAPI | None = None
         self._digests: dict[str, str] = {}
-        # one release answers a key one way (not kept with DRIFT_AUDIT_NO_MEMO_INDEX=1)
-        self._resolved: dict[str, tuple[Resolution, tuple[str, ...]]] = {}
+        # one release answers a key one way (not kept with DRIFT_AUDIT_NO_MEMO_INDEX=1):
+        # the answer, the modules it rests on, and whether an earlier run's memo gave it
+        self._resolved: dict[str, tuple[Resolution, tuple[str, ...], bool]] = {}
 
     @property
     def modules_loaded(self) -> int:
@@ -320,11 +341,11 @@ class MemoizedProvider:
         key = f"{dotted}|{int(module_only)}" + ("|from" if from_import else "")
         known = self._resolved.get(key)
         if known is not None:  # counted as the memo hit it would have been
-            self.memo.count_hit(known[1])
+            self.memo.count_hit(known[1], earlier=known[2])
             return known[0]
         stored = self.memo.lookup_with_modules(key, self._digest)
         if stored is not None and (resolution := self.memo.resolution(key, stored[0])) is not None:
-            self._keep(key, resolution, stored[1])
+            self._keep(key, resolution, stored[1], earlier=self.memo.stored_earlier(stored[0]))
             return resolution
         real = self._real()
         resolution, modules = real.resolve_tracked(
@@ -332,7 +353,7 @@ class MemoizedProvider:
         )
         deps = self._deps(modules)
         self.memo.store(key, deps, resolution_to_json(resolution))
-        self._keep(key, resolution, tuple(m for m, _ in deps))
+        self._keep(key, resolution, tuple(m for m, _ in deps), earlier=False)
         return resolution
 
     def deps_of(
@@ -349,9 +370,11 @@ class MemoizedProvider:
             return None
         return tuple((module, self._digest(module)) for module in known[1])
 
-    def _keep(self, key: str, resolution: Resolution, modules: tuple[str, ...]) -> None:
+    def _keep(
+        self, key: str, resolution: Resolution, modules: tuple[str, ...], *, earlier: bool
+    ) -> None:
         if self.memo.indexed:
-            self._resolved[key] = (resolution, modules)
+            self._resolved[key] = (resolution, modules, earlier)
 
     def _outside(self, dotted: str) -> Resolution | None:
         """The answer for a path under a top-level name this release does not ship, never
@@ -375,7 +398,11 @@ class MemoizedProvider:
             return str(stored["found"]) if stored["found"] else None
         api = self._real()
         found = api.moved(dotted)
-        self.memo.store(key, self._deps(api.loaded_modules()), {"found": found})
+        basis = api.move_basis()  # the texts and folder listings the search read too
+        if basis is None:  # a file it needed could not be fetched: nothing to keep
+            return found
+        deps = (*api.loaded_modules(), *basis[0], *(LISTED + folder for folder in basis[1]))
+        self.memo.store(key, self._deps(deps), {"found": found})
         return found
 
     def _real(self) -> ProviderAPI:
@@ -396,7 +423,11 @@ class MemoizedProvider:
 
     def _compute_digest(self, module: str) -> str:
         """Every file that may hold the module counts: the source that runs and a stub
-        beside it (a lazy loader's `attach_stub` reads the `.pyi` of a `.py` package)."""
+        beside it (a lazy loader's `attach_stub` reads the `.pyi` of a `.py` package). A
+        `LISTED` package stands for its folder's listing (moves.py lists folders)."""
+        if module.startswith(LISTED):
+            package = module.removeprefix(LISTED)
+            return "listed:" + repr(folder_entries(self.tree, package.replace(".", "/")))
         base = module.replace(".", "/")
         found = []
         for candidate in candidates(module):

@@ -170,3 +170,23 @@ def provider_line(report: Report) -> str:
     targets = ", ".join(provider.targets) or "(no release)"
     base = f"baseline {provider.baseline}" if provider.baseline else "no baseline"
     return f"{who} against {provider.name} {targets} ({base})"
+
+
+def modules_phrase(report: Report) -> str:
+    """How the provider was read: `12 provider modules parsed, 80 answered from earlier
+    runs, 5 reused within this run` (parsed here; answered by what earlier runs memoized in
+    the cache; answered by lookups made earlier in this run: another release's answer, or
+    the same lookup again). "" when no provider module was read."""
+    stats = report.stats
+    earlier = min(stats.provider_modules_earlier, stats.provider_modules_cached)
+    counts = (
+        (stats.provider_modules_loaded, "parsed"),
+        (earlier, "answered from earlier runs"),
+        (stats.provider_modules_cached - earlier, "reused within this run"),
+    )
+    shown = [(count, what) for count, what in counts if count]
+    if not shown:
+        return ""
+    (first, what), rest = shown[0], shown[1:]
+    words = [f"{plural(first, 'provider module')} {what}", *(f"{c} {w}" for c, w in rest)]
+    return ", ".join(words)

@@ -80,7 +80,7 @@ def message(finding: Finding, mark: str = "") -> str:
     parameters that matter: signatures.py) and suggestion on more lines."""
     lines = [finding.message + mark]
     if finding.status is not Status.NEW:
-        lines[0] += f" [{finding.status.value}]"
+        lines[0] += f" [{finding.status.label}]"
     old, new = cut_signatures(
         finding.baseline_signature, finding.target_signature, finding.parameter
     )

@@ -31,8 +31,8 @@ from auditor.kinds import Kind, Severity
 from auditor.model import Status
 from auditor.reporters.common import (
     count_by_kind,
+    modules_phrase,
     not_checked_note,
-    plural,
     provider_line,
     tally,
     tool_version,
@@ -462,11 +462,7 @@ def modules_note(report: Report) -> str:
         return "nothing parsed (replayed from an earlier run)"
     if not parsed and not cached:
         return "no provider module read"
-    if not cached:
-        return plural(parsed, "provider module") + " parsed"
-    if not parsed:
-        return plural(cached, "provider module") + " answered from the cache"
-    return f"{plural(parsed, 'provider module')} parsed, {cached} answered from the cache"
+    return modules_phrase(report)
 
 
 def page(report: Report) -> dict[str, object]:
@@ -572,6 +568,14 @@ def _visible(value: object) -> object:
     return value
 
 
+def _status_label(value: str) -> str:
+    """A status value as the page shows it (Status.label); any other value as it is."""
+    return Status(value).label if value in STATUS_VALUES else value
+
+
+STATUS_VALUES = frozenset(s.value for s in Status)
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The jinja2 environment: package templates, autoescape on, undefined names an error."""
@@ -588,20 +592,23 @@ def environment() -> jinja2.Environment:
     )
     env.filters["lines"] = _lines
     env.filters["breakable"] = breakable
+    env.filters["status_label"] = _status_label
     return env
 
 
+_BREAKS = re.compile(r"[./:]|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])")  # where a name may wrap
+
+
 def breakable(value: object) -> Markup:
-    """A dotted name or path that may wrap after a `.`, `/`, `:` or `_` but never inside a
-    word (a phone's narrow column breaks `acme.core.run` as `acme.core.` / `run`, not as
-    `acme.co` / `re.run`): made visible and escaped as every value is, then <wbr> after each
-    such character (none of them occurs in what escaping writes)."""
+    """A dotted name or path that may wrap after a `.`, `/` or `:`, or an `_` inside a word
+    (`kv_cache`, not `__init__`), but never inside a word (a phone's narrow column breaks
+    `acme.core.run` as `acme.core.` / `run`, not as `acme.co` / `re.run`): made visible and
+    escaped as every value is, then <wbr> after each such character (escaping writes
+    entities of `&`, `#`, digits and letters only: none of them has one)."""
     from markupsafe import Markup, escape
 
     shown = str(escape(_visible(str(value))))
-    for mark in "./:_":
-        shown = shown.replace(mark, mark + "<wbr>")
-    return Markup(shown)
+    return Markup(_BREAKS.sub(r"\g<0><wbr>", shown))
 
 
 def render_page(template_name: str, **context: object) -> str:

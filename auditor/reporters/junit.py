@@ -116,7 +116,7 @@ def _case(finding: Finding, report: Report) -> str:
     body = xml_text(_details(finding))
     ungated = report.let_pass_by(finding)
     if finding.status is not Status.NEW:
-        inner = f'      <skipped message="{xml_attr(finding.status.value)}"/>'
+        inner = f'      <skipped message="{xml_attr(finding.status.label)}"/>'
     elif ungated is not None:
         why = f"{UNGATED_MARK} (left out of the gate by {ungated.by})"
         inner = f'      <skipped message="{xml_attr(why)}"/>\n      <system-out>{body}</system-out>'

@@ -73,13 +73,13 @@ def _headline(report: Report) -> str:
     t = tally(report.findings, report.hidden)
     return (
         f"**{t.new} new** ({plural(t.new_error, 'error')}, {plural(t.new_warning, 'warning')}, "
-        f"{t.new_info} info), {t.preexisting} preexisting, {t.baselined} baselined, "
+        f"{t.new_info} info), {t.preexisting} preexisting, {t.baselined} recorded, "
         f"{t.suppressed} suppressed, in {files}."
     )
 
 
 def _counts_table(report: Report) -> str:
-    header = ["Kind", "Severity", *(s.value.capitalize() for s in STATUS_COLUMNS)]
+    header = ["Kind", "Severity", *(s.label.capitalize() for s in STATUS_COLUMNS)]
     rows = [
         [f"`{kind.slug}`", kind.severity.value, *(str(counts[s]) for s in STATUS_COLUMNS)]
         for kind, counts in count_by_kind([*report.findings, *report.hidden]).items()

@@ -33,6 +33,7 @@ from auditor.kinds import Severity
 from auditor.model import Status, timeline
 from auditor.reporters.common import (
     UNGATED_MARK,
+    modules_phrase,
     not_checked_note,
     plural,
     provider_line,
@@ -189,7 +190,7 @@ def _fixed_lines(report: Report, pal: Palette) -> list[str]:
     """Findings of the baseline file that this run no longer finds."""
     if not report.fixed:
         return []
-    out = [f"{pal.bold}{pal.green}fixed since the baseline file ({len(report.fixed)}):{pal.reset}"]
+    out = [f"{pal.bold}{pal.green}recorded findings fixed ({len(report.fixed)}):{pal.reset}"]
     for f in report.fixed:
         parameter = f" ({f.parameter})" if f.parameter else ""
         what = terminal(f"{f.location.path}: {f.kind.slug} {f.symbol}{parameter}")
@@ -214,7 +215,7 @@ def headline(finding: Finding, pal: Palette = PLAIN, *, gated: bool = True) -> s
     label = f"{finding.severity.value}[{finding.kind.slug}]"
     slug = f"{pal.severity(finding.severity)}{label}{pal.reset}"
     status = (
-        "" if finding.status is Status.NEW else f" {pal.dim}[{finding.status.value}]{pal.reset}"
+        "" if finding.status is Status.NEW else f" {pal.dim}[{finding.status.label}]{pal.reset}"
     )
     if not gated:
         status += f" {pal.dim}[{UNGATED_MARK}]{pal.reset}"
@@ -386,7 +387,7 @@ def summary_line(report: Report, pal: Palette = PLAIN) -> str:
     narrowed = _fixable_note(report) + narrowed
     others = (
         f"{t.preexisting} preexisting{_unlisted(report, Status.PREEXISTING)}, "
-        f"{t.baselined} baselined, {t.suppressed} suppressed"
+        f"{t.baselined} recorded, {t.suppressed} suppressed"
     )
     return f"{colour}{pal.bold}{new}{pal.reset}, {others}{fixed} ({scanned}){narrowed}"
 
@@ -422,12 +423,6 @@ def _unlisted(report: Report, status: Status) -> str:
 
 
 def modules_read(report: Report) -> list[str]:
-    """How the provider was read: modules parsed, and those the cache's memo answered."""
-    parsed, cached = report.stats.provider_modules_loaded, report.stats.provider_modules_cached
-    if not parsed and not cached:
-        return []
-    if not cached:
-        return [f"{plural(parsed, 'provider module')} parsed"]
-    if not parsed:
-        return [f"{plural(cached, 'provider module')} answered from the cache"]
-    return [f"{plural(parsed, 'provider module')} parsed, {cached} answered from the cache"]
+    """How the provider was read: modules parsed, and those the lookup memo answered."""
+    phrase = modules_phrase(report)
+    return [phrase] if phrase else []

@@ -48,6 +48,25 @@ def file_digest(tree: SourceTree, path: str) -> str | None:
     return None if text is None else text_sha256(text)
 
 
+def folder_entries(tree: SourceTree, folder: str) -> tuple[str, ...] | None:
+    """The names directly in a folder of the tree that may be modules (`name.py`,
+    `name.pyi`, a folder `name`: each stem an identifier), sorted; () for no such folder;
+    None when the tree cannot list a folder (a test's tree: nothing is listed then). A tree
+    that can say has `entries`, as it has `has_extension`."""
+    probe = getattr(tree, "entries", None)
+    return tuple(probe(folder)) if probe is not None else None
+
+
+def module_entries(names: Iterable[str]) -> tuple[str, ...]:
+    """Of a folder's names, those that may be modules, sorted (what `entries` gives)."""
+    return tuple(sorted(n for n in set(names) if _module_like(n)))
+
+
+def _module_like(name: str) -> bool:
+    stem = name[: -len(".pyi")] if name.endswith(".pyi") else name.removesuffix(".py")
+    return stem.isidentifier() and (stem == name or name in (f"{stem}.py", f"{stem}.pyi"))
+
+
 def text_sha256(text: str) -> str:
     """The sha256 of a provider file's text (what the memo and release reuse compare)."""
     import hashlib

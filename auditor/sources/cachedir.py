@@ -11,7 +11,7 @@
 #            cache (and a run that is still going carries on writing into it).
 #   legacy   no tag, but a cache an older drift-audit made: every entry at the top is a real
 #            folder of the layout (LAYOUT below: trees, pages, members, local, resolutions,
-#            chains, scan, fixes, replay, tmp) holding only names drift-audit makes there
+#            chains, scan, fixes, replay, notes, tmp) holding only names drift-audit makes there
 #            (index keys, archive hashes, project names, staging folders, temp files of
 #            atomic writes). Clear
 #            removes those folders, then writes the tag: from then on it is `tagged`.
@@ -60,6 +60,7 @@ LAYOUT = {
     "scan": re.compile(_HEX16),  # the scan version (scan/store.py)
     "fixes": re.compile(_HEX16),  # the version of the fix proposals kept (fixkeep.py)
     "replay": re.compile(r"[0-9a-f]{40}\.json"),  # runs kept for a replay (replay.py)
+    "notes": re.compile(r"[0-9a-f]{40}"),  # notes said once (sources/notes.py)
     "tmp": re.compile(rf"(?:damaged-)?(?:{_HEX16}|tmp[a-z0-9_]{{8}})"),
 }
 # the temp file of an atomic write: files.Confined.write's, or tempfile's in older releases

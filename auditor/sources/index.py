@@ -492,12 +492,47 @@ def _offline_miss(what: str) -> FetchError:
     return FetchError(f"{what} is not in the cache and --offline was given", hint=OFFLINE_HINT)
 
 
+LISTED = 5  # versions named when a spec matches none
+
+
+def _nearest(available: list[str], wanted: str) -> tuple[list[str], str]:
+    """The LISTED versions nearest the one asked for, in version order (those around where
+    it would sort), and what they are ("nearest"); the newest when the spec names no
+    version to be near (`available` is sorted oldest first)."""
+    reference = _reference_version(wanted)
+    if reference is None or len(available) <= LISTED:
+        return available[-LISTED:], "newest"
+    import bisect
+
+    place = bisect.bisect_left([Version(v) for v in available], reference)
+    start = max(0, min(place - LISTED // 2, len(available) - LISTED))
+    return available[start : start + LISTED], "nearest"
+
+
+def _reference_version(wanted: str) -> Version | None:
+    """The version a spec is about: that of its first clause (`==1.2.*` -> 1.2)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion
+
+    try:
+        clauses = list(SpecifierSet(wanted))
+    except InvalidSpecifier:
+        return None
+    for clause in clauses:
+        try:
+            return Version(clause.version.removesuffix(".*"))
+        except InvalidVersion:
+            continue
+    return None
+
+
 def _no_match(
     name: str, wanted: str, files: list[DistFile], *, prereleases: list[str]
 ) -> VersionNotFoundError:
     available = _available(files)
-    listed = ", ".join(available[-5:])
-    more = f" (newest {min(5, len(available))} of {len(available)})" if len(available) > 5 else ""
+    shown, which = _nearest(available, wanted)
+    listed = ", ".join(shown)
+    more = f" (the {len(shown)} {which} of {len(available)})" if len(shown) < len(available) else ""
     message = f"no release of {name} matches '{name}{wanted}'"
     message += (
         f"; the index has {listed}{more}" if available else "; the index lists no readable files"

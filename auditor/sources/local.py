@@ -25,6 +25,7 @@ from auditor.sources.trees import (
     PY_SUFFIXES,
     FolderTree,
     Metadata,
+    has_folder_metadata,
     import_form,
     locate_import_root,
     read_folder_metadata,
@@ -91,7 +92,7 @@ def is_package_dir(path: Path) -> bool:
 def _nearest_project_metadata(start: Path) -> Metadata:
     """The metadata of the project holding a package folder (its parent, or src/'s parent)."""
     for folder in (start, start.parent):
-        if (folder / "pyproject.toml").is_file() or (folder / "PKG-INFO").is_file():
+        if has_folder_metadata(folder):
             return read_folder_metadata(folder)
     return Metadata()
 

@@ -510,6 +510,17 @@ class WheelTree:
                 folder = folder.rpartition("/")[0]
         return frozenset(dirs)
 
+    def entries(self, path: str) -> tuple[str, ...]:
+        """sources.folder_entries(): the names in a folder of the wheel that may be modules,
+        from its listing (nothing is fetched)."""
+        from auditor.sources import module_entries
+
+        rel = safe_relative(path)
+        if not rel or rel not in self._dirs:
+            return ()
+        inside = (p[len(rel) + 1 :] for p in self._paths if p.startswith(f"{rel}/"))
+        return module_entries(p.split("/", 1)[0] for p in inside)
+
     def walk(self) -> Iterator[str]:
         """Every .py/.pyi under the import names; fetched ahead, since a walk reads them all."""
         tops = set(self.packages if self.packages is not None else self.import_names(()))

@@ -131,6 +131,13 @@ class WithStdlib:
         source = self._source(base)
         return False if source is self.stubs else has_extension(self.tree, base)
 
+    def entries(self, path: str) -> tuple[str, ...]:
+        """The provider tree's folder_entries(); () for the standard library's folders."""
+        from auditor.sources import folder_entries
+
+        source = self._source(path)
+        return () if source is self.stubs else folder_entries(self.tree, path) or ()
+
     def walk(self) -> Iterator[str]:
         raise NotImplementedError("a provider tree is read by path, never walked")
 

@@ -7,7 +7,8 @@
 #       could not decode raise UnicodeDecodeError, which the scan reports as unparsable; the
 #       encoding a fixed file is written back in, source_encoding),
 #       finding top-level import names, and reading METADATA / PKG-INFO / pyproject.toml /
-#       top_level.txt as text.
+#       top_level.txt as text (a folder's own metadata: pyproject.toml's [project], then a
+#       PKG-INFO, an *.egg-info's, or the METADATA of an unpacked wheel's one *.dist-info).
 # Takes: paths. Gives: FolderTree, Metadata, import names. Never imports or runs what it reads.
 """Source trees on disk and the static metadata that describes them."""
 
@@ -147,6 +148,26 @@ class FolderTree:
             return False
         stem = f"{folder}/" if folder else ""
         return any(extension_base(stem + n) == rel for n in names)
+
+    def entries(self, path: str) -> tuple[str, ...]:
+        """sources.folder_entries(): the names in a folder that may be modules, from the
+        file list, else from the folder (inside the confine); () when there is none."""
+        from auditor.sources import module_entries
+
+        rel = safe_relative(path)
+        if not rel:
+            return ()
+        if self.files is not None:
+            inside = [f[len(rel) + 1 :] for f in self.files if f.startswith(f"{rel}/")]
+            return module_entries(f.split("/", 1)[0] for f in inside)
+        folder = self.root / rel
+        if not (folder.is_dir() and _inside_root(self.confine, folder)):
+            return ()
+        try:
+            with os.scandir(folder) as it:
+                return module_entries(e.name for e in it)
+        except OSError:
+            return ()
 
     def walk(self) -> Iterator[str]:
         if self.files is not None:
@@ -453,7 +474,8 @@ def read_top_level(text: str) -> tuple[str, ...]:
 
 
 def read_folder_metadata(project: Path) -> Metadata:
-    """pyproject.toml [project], completed from a PKG-INFO (sdist or *.egg-info) if present."""
+    """pyproject.toml [project], completed from a PKG-INFO (sdist or *.egg-info) or, for an
+    unpacked wheel, its *.dist-info/METADATA, if present."""
     meta = (
         read_pyproject(project / "pyproject.toml")
         if (project / "pyproject.toml").is_file()
@@ -468,9 +490,25 @@ def read_folder_metadata(project: Path) -> Metadata:
     return meta
 
 
+def has_folder_metadata(project: Path) -> bool:
+    """Whether a folder describes a release of its own: pyproject.toml, PKG-INFO, or an
+    unpacked wheel's *.dist-info/METADATA."""
+    own = [project / "pyproject.toml", project / "PKG-INFO", *_wheel_metadata(project)]
+    return any(p.is_file() for p in own)
+
+
 def _pkg_infos(project: Path) -> list[Path]:
     found = [project / "PKG-INFO"]
     found += sorted(project.glob("*.egg-info/PKG-INFO")) + sorted(
         project.glob("src/*.egg-info/PKG-INFO")
     )
+    found += _wheel_metadata(project)
     return [p for p in found if p.is_file()]
+
+
+def _wheel_metadata(project: Path) -> list[Path]:
+    """An unpacked wheel's `<name>-<version>.dist-info/METADATA` (its core metadata: name,
+    version, Requires-Dist); none when the folder holds several dist-infos (a site-packages
+    folder is many releases, not one)."""
+    found = sorted(project.glob("*.dist-info/METADATA"))
+    return found if len(found) == 1 else []

@@ -96,10 +96,9 @@ def test_fix_repairs_the_safe_ones_and_the_code_then_runs(consumer: Path, tmp_pa
     marks, owner = markers(probes), probe_of_line(probes)
     result = audit(consumer, tmp_path, "--fix", "--format", "json")
     assert result.exit_code == 1, result.output  # what is left: unsafe and unfixable ones
-    # 5 fixes applied; 7 findings gone (a renamed keyword is no longer deprecated either)
-    assert "fixed 7 findings (5 fixes applied) in 1 file; 2 unsafe fixes not applied" in (
-        result.stderr
-    )
+    # 5 fixes applied, 5 findings gone (the keyword-only call is one finding: one cause);
+    # unsafe: the guessed renames (window -> size, iter -> epochs)
+    assert "fixed 5 findings in 1 file; 2 unsafe fixes not applied" in result.stderr
     left = json.loads(result.stdout)["findings"]
     after = run_probes(consumer, "0.2")
     safe_probes = {owner[n] for n, kind in marks.items() if kind == "safe"}
@@ -117,9 +116,18 @@ def test_unsafe_fixes_are_applied_only_when_asked(consumer: Path, tmp_path: Path
     assert result.exit_code == 1  # the new required parameter stays a finding
     assert "error[missing-argument] acme.plan() now requires argument 'budget'" in result.stdout
     after = run_probes(consumer, "0.2")
-    assert [p for p, outcome in after.items() if outcome != "ok"] == [
-        "probe_new_required_parameter"
-    ]
+    # a keyword gone with a value that is not its old default is never dropped: the call
+    # still fails rather than running with another behaviour
+    assert {p: outcome for p, outcome in after.items() if outcome != "ok"} == {
+        "probe_new_required_parameter": "TypeError",
+        "probe_removed_keyword_with_a_value": "TypeError",
+    }
+    # the rename in its own slot is a rename: the call trains 3 epochs, as it asked
+    assert "acme.train([1], 50, epochs=3)" in probes_text(consumer)
+
+
+def probes_text(consumer: Path) -> str:
+    return (consumer / "widget" / "probes.py").read_text(encoding="utf-8")
 
 
 def test_diff_shows_the_fixes_and_changes_nothing(consumer: Path, tmp_path: Path) -> None:
@@ -134,9 +142,10 @@ def test_diff_shows_the_fixes_and_changes_nothing(consumer: Path, tmp_path: Path
     assert "+    from acme.utils.math import cdiv as ceil_div  # fix: safe" in diff
     assert '+    return acme.build("m", block=16, dtype="auto")  # fix: safe' in diff
     assert '+    return acme.start("job", deadline=5)' in diff
-    assert '+    return acme.run("m")  # fix: unsafe' not in diff
+    assert "+    trained = acme.train([1], 50, epochs=3)" not in diff
     unsafe = audit(consumer, tmp_path, "--diff", "--unsafe-fixes").stdout
-    assert '+    return acme.run("m")  # fix: unsafe' in unsafe
+    assert "+    trained = acme.train([1], 50, epochs=3)  # fix: unsafe" in unsafe
+    assert '+    return acme.run("m")' not in unsafe  # verbose=True is never dropped
     assert "+    return acme.stream([1, 2], size=8)" in unsafe
 
 
@@ -236,7 +245,7 @@ def test_an_edited_file_gets_its_own_proposals(consumer: Path, tmp_path: Path) -
     new = [e["line"] for f in after if "fix" in f for e in f["fix"]["edits"]]
     assert old and new == [line + 1 for line in old]
     result = audit(consumer, tmp_path, "--fix", "--format", "json")
-    assert "(5 fixes applied) in 1 file" in result.stderr  # the kept digest is the new text's
+    assert "fixed 5 findings in 1 file" in result.stderr  # the kept digest is the new text's
 
 
 def test_proposals_not_kept_are_made_without_libcst(consumer: Path, tmp_path: Path) -> None:

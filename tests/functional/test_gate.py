@@ -129,10 +129,10 @@ def test_baseline_file_accepts_known_drift_across_moved_lines_and_reports_fixed(
     project.write("widget/jobs.py", moved.replace('reason="done"', "").replace("model, 1", "model"))
     result = project.run()
     assert result.exit_code == 0, result.output
-    assert "fixed since the baseline file (1):\n" in result.stdout
+    assert "recorded findings fixed (1):\n" in result.stdout
     assert "    widget/jobs.py: unexpected-keyword acme.stop (reason)\n" in result.stdout
     assert result.stdout.splitlines()[-1].startswith(
-        "0 new errors, 0 new warnings, 0 new info, 0 preexisting, 2 baselined, 0 suppressed, "
+        "0 new errors, 0 new warnings, 0 new info, 0 preexisting, 2 recorded, 0 suppressed, "
         "1 fixed ("
     )
     fixed = project.json()["fixed"]
@@ -182,6 +182,7 @@ def test_suppressions_hide_findings_from_the_gate_and_unused_ones_are_reported(
         "no such finding on this line",
         "drift-audit: warning: widget/jobs.py:10: unused suppression "
         "`# drift-audit: ignore[deprecated]`: no such finding on this line",
+        "drift-audit: note: settings from [tool.drift-audit] of pyproject.toml",
     ]
     data = project.json()
     assert [s for _, _, s in kinds(data)] == ["suppressed"] * 3
@@ -222,7 +223,7 @@ def test_a_real_process_in_the_project_folder(project: Project) -> None:
     assert done.returncode == 1, done.stderr
     assert "widget/jobs.py:6:12: error[missing-argument] acme.run()" in done.stdout
     assert done.stdout.splitlines()[-1].startswith("3 new errors")
-    assert done.stderr == ""
+    assert done.stderr == "drift-audit: note: settings from [tool.drift-audit] of pyproject.toml\n"
 
 
 def test_the_pre_commit_hook_runs_the_whole_project() -> None:

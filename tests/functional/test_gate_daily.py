@@ -22,12 +22,14 @@ if TYPE_CHECKING:
 ACME_01 = (
     "def run(model, old=None, verbose=False):\n    return model\n\n\n"
     "def stop(job):\n    return job\n\n\n"
+    "def tune(model, rate=1):\n    return model\n\n\n"
     "def build(model, a1=1, a2=2, a3=3, a4=4, a5=5, a6=6, a7=7, a8=8, a9=9, a10=10,\n"
     "          a11=11, a12=12, a13=13, a14=14, kv_cache_specs=None):\n    return model\n"
 )
 ACME_02 = (
     "def run(model):\n    return model\n\n\n"
     "def stop(job):\n    return job\n\n\n"
+    "def tune(model, speed=1):\n    return model\n\n\n"
     "def build(model, a1=1, a2=2, a3=3, a4=4, a5=5, a6=6, a7=7, a8=8, a9=9, a10=10,\n"
     "          a11=11, a12=12, a13=13, a14=14, available_memory=0):\n    return model\n"
 )
@@ -74,7 +76,7 @@ def test_baseline_counts_occurrences_so_a_second_same_shape_break_is_new(project
         (5, "unexpected-keyword", "baselined"),
         (6, "unexpected-keyword", "new"),  # exactly the extra one
     ]
-    assert "1 new error" in result.stdout and "1 baselined" in result.stdout
+    assert "1 new error" in result.stdout and "1 recorded" in result.stdout
 
     assert project.run("--write-baseline", "base.json").exit_code == 1
     counted = (project.root / "base.json").read_bytes()
@@ -182,12 +184,20 @@ def test_preexisting_findings_are_counted_and_listed_only_when_asked(project: Pr
 def test_fix_hints_in_the_report_the_diff_and_the_fix_count(project: Project) -> None:
     jobs(
         project,
-        "def work(m):\n    acme.run(m, verbose=False)\n    return acme.run(m, verbose=True)\n",
+        "def work(m):\n    acme.run(m, verbose=False)\n    acme.tune(m, rate=2)\n"
+        "    return acme.run(m, verbose=True)\n",
     )
     result = project.run()
     assert "1 fixable with --fix (1 more with --unsafe-fixes)" in result.stdout
     assert "error[unexpected-keyword] [*] acme.run()" in result.stdout
     assert "(safe: --fix)" in result.stdout and "(unsafe: --fix --unsafe-fixes)" in result.stdout
+    assert "fix: pass speed= instead of rate= (unsafe" in result.stdout  # a rename in its slot
+    # verbose=True is not the old default: no fix would keep what the call does, a suggestion
+    assert result.stdout.count("fix: drop verbose=") == 1
+    assert (
+        "suggestion: 'verbose' is gone: dropping it keeps what the call does only if its value "
+        "is the baseline's default, False"
+    ) in result.stdout
 
     diff = project.run("--diff")
     assert diff.stdout.startswith("--- a/widget/jobs.py")
@@ -197,6 +207,7 @@ def test_fix_hints_in_the_report_the_diff_and_the_fix_count(project: Project) ->
     fixed = project.run("--fix", "--unsafe-fixes")
     after = len(project.json()["findings"])
     assert f"fixed {before - after} findings" in fixed.stderr, fixed.stderr
+    assert "return acme.run(m, verbose=True)" in project.read("widget/jobs.py")
 
 
 def test_the_code_frame_gutter_fits_the_widest_line_number(project: Project) -> None:

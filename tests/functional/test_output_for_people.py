@@ -3,7 +3,7 @@
 A provider `acme` at 0.1 (the baseline), 0.2 and 0.3, as folders named by direct references:
 `configure()` has thirty parameters whose annotations 0.2 spells anew (`Optional[int]`
 becomes `int | None`) and loses `legacy`; `stop()` loses both `reason` and `force`, which
-the consumer passes on one line.
+the consumer passes on one line (`force` at its default: a drop fix keeps what the call does).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from acme import configure, stop
 
 
 def work(model):
-    stop(model, reason='done', force=True)
+    stop(model, reason='done', force=False)
     configure('x', legacy=True)
 """
 

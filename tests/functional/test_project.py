@@ -131,7 +131,8 @@ def test_exclude_and_suppressions_use_project_paths(repo: Repo) -> None:
     result = repo.run("--format", "json")
     assert result.stderr.splitlines() == [
         f"drift-audit: warning: {CLIENT_PATH}:9: unused suppression `# drift-audit: ignore`: "
-        "no such finding on this line"
+        "no such finding on this line",
+        "drift-audit: note: settings from [tool.drift-audit] of pyproject.toml",
     ]
     data = json.loads(result.stdout)
     assert (CLIENT_PATH, 6, "missing-argument", "suppressed") in sites(data)
@@ -179,10 +180,10 @@ def test_the_baseline_file_holds_fingerprints_only_and_rewrites_byte_identical(
     assert result.exit_code == 0, result.output
     assert "unexpected-keyword" not in result.stdout  # counted, not listed
     assert result.stdout.splitlines()[-1].startswith(
-        "0 new errors, 0 new warnings, 0 new info, 0 preexisting, 4 baselined, 0 suppressed"
+        "0 new errors, 0 new warnings, 0 new info, 0 preexisting, 4 recorded, 0 suppressed"
     )
     shown = repo.run("--show-baselined").stdout
-    assert f"{CLIENT_PATH}:7:5: error[unexpected-keyword]" in shown and "[baselined]" in shown
+    assert f"{CLIENT_PATH}:7:5: error[unexpected-keyword]" in shown and "[recorded]" in shown
 
 
 def test_a_configured_baseline_file_not_there_yet_is_empty_with_a_warning(repo: Repo) -> None:
@@ -245,14 +246,16 @@ def test_statistics_and_exit_zero(repo: Repo, tmp_path: Path) -> None:
     result = repo.run("--statistics", "-o", str(tmp_path / "r.sarif"), "--format", "sarif")
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
-        "count  kind                severity          new  preexisting    baselined   suppressed",
+        "count  kind                severity          new  preexisting     recorded   suppressed",
         "    2  unexpected-keyword  error               2            0            0            0",
         "    1  removed-symbol      error               1            0            0            0",
         "    1  missing-argument    error               1            0            0            0",
         "    4  total",
     ]
     assert json.loads((tmp_path / "r.sarif").read_text())["version"] == "2.1.0"
-    assert result.stderr.startswith("drift-audit: 4 new errors, 0 new warnings")
+    settings, summary = result.stderr.splitlines()
+    assert settings == "drift-audit: note: settings from [tool.drift-audit] of pyproject.toml"
+    assert summary.startswith("drift-audit: 4 new errors, 0 new warnings")
     assert result.stderr.rstrip().endswith(f"report in {tmp_path / 'r.sarif'}")
     assert repo.run("--exit-zero").exit_code == 0
 

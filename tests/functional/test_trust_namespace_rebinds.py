@@ -3,9 +3,12 @@
 acme 0.2 defines `run(a, b=1, old=2)` and then writes `globals()["run"] = _impl`, whose
 signature is `(a, b=1, new=3)`: the consumer's `acme.run(1, old=5)` raises TypeError, and
 the audit said "no drift found", exit 0, while the same rebinding written `run = _impl` was
-reported. Now a namespace write whose key is written out rebinds the name exactly as the
-assignment does; a write whose key is not known leaves the names it may hit undecided
-(counted, listed with --show-unknown), never a confident old signature. The tests of a
+reported. Now a namespace write whose key is written out (a subscript, a keyword, a dict
+display, spread or not) rebinds the name exactly as the assignment does; one that may not
+run, or writes what is not followed, leaves the name undecided (counted, listed with
+--show-unknown). A write whose key is computed leaves a name the module defines standing:
+the model issue 36 states (a name is what the module defines unless a write can be shown
+to name it). The tests of a
 break fail on cf43118 (the commit before the fix); the near misses pass on both.
 """
 
@@ -38,21 +41,23 @@ BREAKS = {
     "globals().update with a keyword": "globals().update(run=_impl)\n",
     "globals().update with a dict": 'globals().update({"run": _impl})\n',
     "setattr on the module": 'import sys\n\nsetattr(sys.modules[__name__], "run", _impl)\n',
+    "names spread in": 'globals().update(**{"run": _impl})\n',
 }
 RUNS = {  # near misses: the def stands, and Python runs `acme.run(1, old=5)` against 0.2
     "a def after the write": 'globals()["run"] = _impl\n\n\n' + DEFS.split("\n\n\n")[0] + "\n",
     "a write of another name": 'globals()["helper"] = _impl\n',
     "setdefault of a bound name": 'globals().setdefault("run", _impl)\n',
     "a write in a function never called": 'def _install():\n    globals()["run"] = _impl\n',
-}
-UNDECIDED = {  # nothing says what run is: undecided, whatever Python does
+    # a computed key is not followed: the def is what the module defines (issue 36's model)
     "a key not known": (
         "import os\n\nfor _k in sorted(os.environ)[:0]:\n    globals()[_k] = _impl\n"
     ),
+}
+UNDECIDED = {  # nothing says what run is: undecided, whatever Python does
     "a write that may not run": (
         'import os\n\nif os.environ.get("X"):\n    globals()["run"] = _impl\n'
     ),
-    "names spread in": 'globals().update(**{"run": _impl})\n',
+    "a value not followed": 'import os\n\nglobals()["run"] = os.environ.get("RUN") or _impl\n',
 }
 
 

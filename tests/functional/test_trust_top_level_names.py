@@ -141,7 +141,7 @@ def test_a_name_new_in_the_target_is_no_break_and_stays_unknown_without_a_baseli
 def test_a_renamed_only_package_is_an_error_with_where_it_went(tmp_path: Path) -> None:
     """0.2 renames acme/ to acme2/: `import acme` is ModuleNotFoundError; the audit reports
     it (no "has no site into acme" warning), and a `from acme import run` says that a
-    definition of that name now lives in acme2.run."""
+    definition of that name now lives in acme2.run (`from acme2 import run`)."""
     consumer = "import acme\nfrom acme import run\n\n\ndef go():\n    return acme.run(1) + run(2)\n"
     project = _project(tmp_path, consumer)
     requires = '[project]\nname = "widget"\nversion = "1"\ndependencies = ["acme>=0.1"]\n'
@@ -159,7 +159,9 @@ def test_a_renamed_only_package_is_an_error_with_where_it_went(tmp_path: Path) -
     ]
     suggestions = [f["suggestion"] for f in report["findings"]]
     assert "they ship acme2" in suggestions[0]
-    assert suggestions[1] == "a definition of that name now lives in acme2.run"
+    assert suggestions[1] == (
+        "a definition of that name now lives in acme2.run: `from acme2 import run`"
+    )
 
 
 @pytest.mark.parametrize("shape", ["an sdist whose package is a link", "a wheel of another name"])

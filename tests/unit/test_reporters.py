@@ -173,7 +173,7 @@ def test_text_marks_status_when_not_new_and_indents_multiline_suggestions() -> N
     assert "speculators/models/eagle3.py:40:1: warning[positional-shift] " in out
     assert "; broken in 0.17.0 [preexisting]\n" in out
     assert "is deprecated; broken in 0.17.0 [suppressed]\n" in out
-    assert "[baselined]\n    suggestion: 100% sure:\n      second line\n      third\n" in out
+    assert "[recorded]\n    suggestion: 100% sure:\n      second line\n      third\n" in out
     info_line = next(line for line in out.splitlines() if ":9:1: info[changed-default]" in line)
     assert not info_line.endswith("]")
 
@@ -181,7 +181,7 @@ def test_text_marks_status_when_not_new_and_indents_multiline_suggestions() -> N
 def test_text_summary_counts_new_by_severity_and_other_statuses() -> None:
     last = text.render(REPORT).splitlines()[-1]
     assert last == (
-        "2 new errors, 0 new warnings, 1 new info, 1 preexisting, 1 baselined, 1 suppressed "
+        "2 new errors, 0 new warnings, 1 new info, 1 preexisting, 1 recorded, 1 suppressed "
         "(42 files, 317 call sites, 12 provider modules parsed, in 0.42s)"
     )
 
@@ -224,6 +224,7 @@ def test_json_report_has_every_schema_field_in_a_stable_order() -> None:
         "call_sites",
         "provider_modules_loaded",
         "provider_modules_cached",
+        "provider_modules_earlier",
         "undecided",
         "sites",
         "unchanged",
@@ -410,7 +411,7 @@ def test_github_emits_one_command_per_finding_with_levels() -> None:
 def test_github_escapes_data_and_properties() -> None:
     line = github.render(REPORT).splitlines()[4]
     assert "file=speculators/utils%2C odd%3Aname.py," in line
-    assert line.endswith("[baselined]%0Asuggestion: 100%25 sure:%0Asecond line%0D%0Athird")
+    assert line.endswith("[recorded]%0Asuggestion: 100%25 sure:%0Asecond line%0D%0Athird")
     assert "\r" not in github.render(REPORT)
 
 
@@ -439,7 +440,7 @@ def test_markdown_has_heading_counts_and_new_findings_tables() -> None:
     out = markdown.render(REPORT)
     assert out.startswith("## drift-audit\n\nspeculators 0.3.0 against vllm 0.16.0, 0.17.0")
     assert "**3 new** (2 errors, 0 warnings, 1 info), 1 preexisting" in out
-    assert "| Kind | Severity | New | Preexisting | Baselined | Suppressed |" in out
+    assert "| Kind | Severity | New | Preexisting | Recorded | Suppressed |" in out
     assert "| `unexpected-keyword` | error | 1 | 0 | 0 | 0 |" in out
     assert "| `positional-shift` | warning | 0 | 1 | 0 | 0 |" in out
     assert "| `unresolved` | info | 0 | 0 | 1 | 0 |" in out

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from auditor.errors import ArchiveError, FetchError
-from auditor.sources import fetch, open_index, remote, text_sha256
+from auditor.sources import fetch, folder_entries, open_index, remote, text_sha256
 from auditor.sources.remote import WheelTree
 from auditor.sources.trees import FolderTree
 from auditor.sources.zipdir import Member, merge_spans, parse_record
@@ -222,6 +222,11 @@ def test_a_remote_wheel_is_read_member_by_member(
     assert release.tree.read_text("acme/core.py") == SOURCES["acme/core.py"]
     assert release.tree.read_text("acme/nothere.py") is None
     assert release.tree.is_dir("acme/sub") and not release.tree.is_dir("acme/core.py")
+    sent = server.sent
+    assert folder_entries(release.tree, "acme")[:4] == ("__init__.py", "core.py", "extra.py", "sub")
+    assert folder_entries(release.tree, "acme/sub") == ("__init__.py", "deep.py")
+    assert folder_entries(release.tree, "acme/core.py") == ()
+    assert server.sent == sent  # a folder is listed from the wheel's directory: no fetch
     assert server.sent < NATIVE_BYTES / 2 < wheel.stat().st_size
     start, end = member_span(wheel, "acme/core.py")
     assert server.file_requests[-1][1] == f"bytes={start}-{end - 1}"

@@ -11,6 +11,13 @@ keeps everything a rerun reuses:
     venvs/<provider>-<version>-py<python>/   scratch venvs with one provider release
     consumers/<name>-<version>/  a consumer release, downloaded and extracted (never run)
     home/                        HOME of every probe (providers that write caches there)
+    upgrades/<id>/suites.json    the test-suite judge's suites and breaks (suites.py)
+    suites/sdists/<name>-<version>/      a dependent's sdist, extracted whole (its tests)
+    suites/outcomes/<id>/<name>-<version>/  each suite's outcome, by side, provider release
+                                 and a digest of the judge's modules (what a rerun resumes)
+    suites/venvs/, suites/runs/  a dependent's two venvs and run folders while its suites run
+    suites/dates/                release upload times per package (the cut-off caps)
+    suites/home/, suites/tmp/, pip-cache/   HOME, TMPDIR and pip's cache of its installs
 """
 
 from __future__ import annotations

@@ -95,8 +95,13 @@ def _version(filename: str) -> str | None:
 
 def release_dates(pip_python: Path, name: str) -> dict[str, dt.datetime]:
     """Each release's first upload time (yanked files left out), from JSON pages."""
+    return release_dates_at(index_urls(pip_python), name)
+
+
+def release_dates_at(indexes: list[str], name: str) -> dict[str, dt.datetime]:
+    """release_dates() on indexes already listed (index_urls runs pip once per call)."""
     dates: dict[str, dt.datetime] = {}
-    for index in index_urls(pip_python):
+    for index in indexes:
         if index.startswith("file:"):
             continue
         try:

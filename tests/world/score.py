@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tests.world import suitescore
 from tests.world.common import (
     REPO,
     manifest_of,
@@ -231,7 +232,12 @@ def score(manifest: Any, work: Path) -> dict[str, Any]:
             for key in lists:
                 lists[key] += scored[key]
         upgrades.append(_upgrade_row(upgrade, scored))
-    return _results(manifest, upgrades, families, overall, lists)
+    return _with_suites(_results(manifest, upgrades, families, overall, lists), manifest, work)
+
+
+def _with_suites(results: dict[str, Any], manifest: Any, work: Path) -> dict[str, Any]:
+    """The test-suite judge's scores beside the touchpoint judge's (suitescore.py)."""
+    return {**results, "suites": suitescore.score(manifest, work)}
 
 
 def _sorted(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -371,7 +377,7 @@ def render(results: dict[str, Any]) -> str:
             up_rows.append([name, *cells])
     out += _table(["upgrade", *_HEADS], up_rows)
     out += _failures(results) + _false_alarms(results) + _misses(results)
-    out += _guarded(results) + _undecided(results)
+    out += _guarded(results) + _undecided(results) + _suites_section(results)
     return "\n".join([*out, END]) + "\n"
 
 
@@ -437,6 +443,16 @@ def _undecided(results: dict[str, Any]) -> list[str]:
     return out + _table(["reason", "new errors"], rows)
 
 
+def _suites_section(results: dict[str, Any]) -> list[str]:
+    return suitescore.render(results, cell, code, _table)
+
+
+def _say_suites(results: dict[str, Any]) -> None:
+    suites = results.get("suites") or {}
+    if any(u["run"] for u in suites.get("upgrades", [])):
+        print(f"world: test suites: {suitescore.summary_line(suites)}")
+
+
 def write_doc(doc: Path, section: str) -> None:
     """Replace the text between the markers; add the markers at the end when absent."""
     text = doc.read_text(encoding="utf-8") if doc.is_file() else "# The world harness\n"
@@ -464,6 +480,7 @@ def main(argv: list[str] | None = None) -> int:
             ids = [row["id"] for row in idle if row["not_run"] == reason]
             say(f"score: {reason}: {', '.join(ids)}")
     print(f"world: {summary_line(results)}")
+    _say_suites(results)
     return 0
 
 

@@ -32,11 +32,18 @@ def probe_renamed_by_the_provider():
 
 
 def probe_removed_keyword_with_a_value():
-    return acme.run("m", verbose=True)  # fix: unsafe (dropping it changes behaviour)
+    return acme.run("m", verbose=True)  # fix: none (dropping True changes behaviour)
 
 
 def probe_guessed_rename():
     return acme.stream([1, 2], window=8)  # fix: unsafe (window -> size, from the names)
+
+
+def probe_renamed_in_its_own_slot():
+    # iter -> epochs: same position, kind and default; a drop would train 5 epochs, not 3
+    trained = acme.train([1], 50, iter=3)  # fix: unsafe (renames, never drops iter=)
+    assert trained == (50, 3), trained
+    return trained
 
 
 def probe_new_required_parameter():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import acme.ops
-from acme.ops import blend, total
+from acme.ops import anchor, blend, place, total
 
 EXTRA: tuple[float, ...] = ()
 OTHER: tuple[float, ...] = (2.0,)
@@ -36,3 +36,13 @@ def open_mixer() -> acme.ops.Mixer:
 
 def open_mixer_by_keyword() -> acme.ops.Mixer:
     return acme.ops.Mixer(44100, 2, gain=0.5)  # near-miss
+
+
+def put() -> tuple[int, int]:
+    # x and y are keyword-only now: one cause, one finding (no missing-argument for x or y)
+    return place(1, 2)  # expect: too-many-positional
+
+
+def pin() -> tuple[int, int]:
+    # 2 was meant for y (keyword-only now: part of the cause); z is new and required: its own
+    return anchor(1, 2)  # expect: too-many-positional, missing-argument

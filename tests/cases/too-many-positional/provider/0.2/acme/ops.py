@@ -16,3 +16,11 @@ class Mixer:
         self.rate = rate
         self.channels = channels
         self.gain = gain
+
+
+def place(*, x: int, y: int) -> tuple[int, int]:
+    return (x, y)
+
+
+def anchor(x: int, *, y: int, z: int) -> tuple[int, int]:
+    return (x, y + z)

@@ -1,0 +1,2 @@
+def k(x):
+    return x

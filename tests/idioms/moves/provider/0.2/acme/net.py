@@ -1,0 +1,5 @@
+import socket
+
+
+def g(x, y=1):
+    return x + y
