@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Protocol
 from auditor.behaviour import changed_defaults, changed_return
 from auditor.kinds import Kind
 from auditor.model import Action, CallShape, FixHint, Lookup, ParamKind, Resolution, SymbolKind
-from auditor.provider.paths import STAR, star_parts, without_star
+from auditor.probable import evidence, owners_of
+from auditor.provider.paths import (
+    PARAMETER,
+    STAR,
+    bare,
+    owners_parts,
+    star_parts,
+    without_star,
+)
 from auditor.renames import drop_repair, gone_suggestion, rename_target
 
 if TYPE_CHECKING:
@@ -52,6 +60,8 @@ class Verdict:
     resolution: Resolution
     problems: tuple[Problem, ...] = ()
     callee: Signature | None = None  # the callee's signature in that release
+    owners: Resolution | None = None  # an undecided method call: which exported classes
+    # have a method of that name in that release (`probable`, probable.py)
 
     @property
     def signature(self) -> str | None:
@@ -139,6 +149,9 @@ def _may_be_filled(kind: ParamKind, by_keyword: bool, shape: CallShape) -> bool:
 
 def check_site(site: Site, resolver: Resolver) -> Verdict:
     """The verdict for one site against one release."""
+    if owners_parts(site.target) is not None:  # `param.m()`, its type unknown (scan/loose.py)
+        unknown = Resolution(Lookup.UNKNOWN, site.target, detail="the receiver's type is unknown")
+        return Verdict(unknown, owners=resolver.resolve(site.target))
     star = star_parts(site.target)
     if star is not None:  # a name a consumer's `from m import *` binds, if m exports it
         bound = resolver.resolve(f"{star[0]}.{STAR}.{star[1]}")
@@ -157,6 +170,8 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
     resolution = resolver.resolve(
         _lookup_path(site), module_only=site.module_only, from_import=from_import
     )
+    if site.action is Action.OVERRIDE and resolution.status is Lookup.UNKNOWN:
+        resolution = _overridden(site, resolver, resolution)
     if resolution.status is Lookup.MISSING_MODULE:  # detail: a top-level module not shipped
         return Verdict(resolution, (Problem(Kind.REMOVED_MODULE, None, resolution.detail),))
     if resolution.status is Lookup.UNREADABLE:
@@ -164,11 +179,15 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
     if resolution.status is Lookup.MISSING_NAME:
         if _gone_before_the_call(site.target, resolution.missing):
             return Verdict(resolution)  # `gone().x`: the call of `gone` is reported itself
+        if _own_method(site.target, resolution.missing):
+            return Verdict(resolution)  # `m.@x`: the parameter of a method the provider lacks
         if site.action is Action.OVERRIDE:
             return Verdict(resolution)  # a method of the consumer's own, not an override
         if site.store and site.action is Action.ATTRIBUTE:
             return Verdict(resolution)  # assigning a new attribute is no error
         return Verdict(resolution, (_removed(resolver, site),))
+    if resolution.status is Lookup.UNKNOWN and site.action is Action.CALL:
+        return Verdict(resolution, owners=owners_of(site, resolver))
     symbol = resolution.symbol
     if symbol is None or symbol.signature is None:
         return Verdict(resolution)
@@ -185,6 +204,14 @@ def check_site(site: Site, resolver: Resolver) -> Verdict:
         why = f"the provider warns when more than {limit} arguments are passed by position"
         problems = (Problem(Kind.DEPRECATED, None, why),)  # it still runs: a warning
     return Verdict(resolution, problems, signature)
+
+
+def _overridden(site: Site, resolver: Resolver, on_instance: Resolution) -> Resolution:
+    """An override whose name no class of the provider's MRO defines (nor its metaclass):
+    the consumer's own method, whatever an instance may be given elsewhere (scikit-learn's
+    `set_params` sets any attribute by `setattr`): only a class attribute is overridden."""
+    on_class = resolver.resolve(site.target)
+    return on_class if on_class.status is Lookup.MISSING_NAME else on_instance
 
 
 def _unreadable(resolution: Resolution) -> Problem:
@@ -253,6 +280,16 @@ def forwarded(
         return tuple(problems)
     rest = CallShape(0, (*passed_on, *added))  # what the callee adds goes on too
     return forwarded(rest, onward, resolver, depth + 1)
+
+
+def _own_method(target: str, missing: str | None) -> bool:
+    """`Base().m.@x.y` where `Base` has no `m`: `m` is the consumer's own method, `x` its
+    own parameter (scan/values.py gives it the overridden method's type, when there is one)."""
+    parts = target.split(".")
+    for index, part in enumerate(parts):
+        if part.startswith(PARAMETER):
+            return missing == ".".join(bare(p) for p in parts[:index])
+    return False
 
 
 def _gone_before_the_call(target: str, missing: str | None) -> bool:
@@ -433,6 +470,7 @@ def _compared(site: Site, before: Verdict | None, after: Verdict) -> tuple[Probl
     deprecated = _newly_deprecated(before, after)
     if deprecated is not None:
         problems.append(deprecated)
+    problems += _probable(site, before, after)
     problems += _deprecated_keywords(site, before, after)
     if before is None or before.callee is None or after.callee is None or after.problems:
         return tuple(problems)
@@ -445,6 +483,13 @@ def _compared(site: Site, before: Verdict | None, after: Verdict) -> tuple[Probl
         shift = positional_shift(site.call, before.callee, after.callee)
         problems += [shift] if shift else [*behavioural(site, before.callee, after.callee)]
     return tuple(problems)
+
+
+def _probable(site: Site, before: Verdict | None, after: Verdict) -> list[Problem]:
+    """A method only the provider's classes had, gone from them, on a value of unknown
+    type: a warning with its evidence (probable.py), never an error."""
+    why = evidence(site, before.owners if before is not None else None, after.owners)
+    return [Problem(Kind.PROBABLE, None, why)] if why is not None else []
 
 
 BINDING = (Kind.UNEXPECTED_KEYWORD, Kind.MISSING_ARGUMENT, Kind.TOO_MANY_POSITIONAL)

@@ -39,7 +39,7 @@ from auditor.model import (
     is_test_path,
     matrix_row,
 )
-from auditor.provider.paths import bare
+from auditor.provider.paths import UNDECLARED, bare, owners_parts, through_parameter
 from auditor.scan.imports import root_of
 from auditor.suppressions import COMMENT, suppressed, unknown_note, unused_suppressions
 
@@ -170,6 +170,8 @@ def undecided_sites(
             site, where = check.site, check.site.location
             if not check.targets or (where.path, where.line, where.column) in reported:
                 continue
+            if not counted(check):
+                continue  # asked only for `probable`, or nothing the provider passes
             if check.unchanged:  # decided by difference: the baseline's very basis
                 continue
             why = why_undecided(site, check.targets[-1][1])
@@ -180,6 +182,23 @@ def undecided_sites(
                     where, site.scope, site.target, audit.provider, reason, cause_of(why)
                 )
     return tuple(found[k] for k in sorted(found))
+
+
+def counted(check: SiteCheck) -> bool:
+    """Whether a site is one of the consumer's references into the provider, as the
+    undecided share counts them: not a question only the `probable` rule asks
+    (scan/loose.py), nor a parameter of an override the provider declares nothing for, or
+    of a method it does not have (scan/values.py: such a value is the consumer's, or
+    unknown, as it was before the parameter was followed)."""
+    target = check.site.target
+    if owners_parts(target) is not None:
+        return False
+    if not through_parameter(target) or not check.targets:
+        return True
+    resolution = check.targets[-1][1].resolution
+    if resolution.status is Lookup.MISSING_NAME and not check.targets[-1][1].problems:
+        return False
+    return not (resolution.detail or "").startswith(UNDECLARED)
 
 
 def unchanged_sites(audits: Sequence[ProviderChecks]) -> int:
@@ -449,7 +468,7 @@ def _finding(check: SiteCheck, problem: Problem, versions: tuple[str, ...]) -> F
         status = Status.PREEXISTING
     return Finding(
         kind=problem.kind,
-        location=site.location,
+        location=_where(site, problem),
         scope=site.scope,
         symbol=bounded(_symbol(site, last, before), MAX_TEXT_CHARS),
         parameter=_bounded_or_none(problem.parameter, MAX_TEXT_CHARS),
@@ -465,6 +484,18 @@ def _finding(check: SiteCheck, problem: Problem, versions: tuple[str, ...]) -> F
         level=problem.level,
         hint=problem.hint if status is Status.NEW else None,  # never "repair" what already failed
     )
+
+
+def _where(site: Site, problem: Problem) -> Location:
+    """Where a finding goes: the site, or, for a keyword the call passes only through a
+    `**d` spread, where the consumer wrote that key into d (`d["size"] = 1`): the line to
+    change (scan/spreads.py)."""
+    written = site.call.written if site.call is not None else ()
+    if problem.kind is Kind.UNEXPECTED_KEYWORD and problem.parameter is not None:
+        for key, location in written:
+            if key == problem.parameter:
+                return location
+    return site.location
 
 
 def _same_problem(problem: Problem, others: Iterable[Problem]) -> bool:

@@ -89,6 +89,13 @@ class Kind(Enum):
         "{subject} is deprecated",
         "The provider marks a symbol or parameter the consumer uses as deprecated.",
     )
+    PROBABLE = KindSpec(
+        "probable",
+        Severity.WARNING,
+        "{symbol} is probably gone: the receiver's type is not known",
+        "A method called on a value of unknown type that only the provider's classes had, "
+        "and that they no longer have.",
+    )
     CHANGED_DEFAULT = KindSpec(
         "changed-default",
         Severity.INFO,

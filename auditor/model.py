@@ -83,6 +83,8 @@ class CallShape:
     keywords: tuple[str, ...]
     star_args: bool = False  # *xs present: `positional` is only a lower bound
     star_kwargs: bool = False  # **kw present: `keywords` is only a lower bound
+    written: tuple[tuple[str, Location], ...] = ()  # keywords a `**d` spread passes, each
+    # where the consumer wrote its key into d (`d["size"] = 1`): a finding about one goes there
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,7 @@ from auditor.findings import (
     ProviderChecks,
     SiteCheck,
     collect_findings,
+    counted,
     unchanged_sites,
     why_undecided,
 )
@@ -63,7 +64,7 @@ from auditor.model import (
 from auditor.probes import Answers, CheckedRelease, ProbedTree
 from auditor.progress import Progress
 from auditor.provider import Absent, MemoizedProvider, ResolutionMemo
-from auditor.provider.paths import module_files
+from auditor.provider.paths import module_files, owners_parts
 from auditor.releases import (
     absent_names,
     baseline_specs,
@@ -295,7 +296,7 @@ def _audit(
         provider_modules_earlier=work.modules_cached_earlier(),
         undecided=len(collected.undecided),
         unchanged=unchanged_sites(audits),
-        sites=sum(len(a.checks) for a in audits),
+        sites=sum(1 for a in audits for c in a.checks if counted(c)),
         bytes_fetched=index.bytes_fetched,
         requests=getattr(index, "requests_made", 0),
         seconds=round(time.perf_counter() - run.started, 3),
@@ -760,4 +761,6 @@ def _warn_unused(unused: Iterable[tuple[str, int, tuple[str, ...]]]) -> None:
 
 
 def _call_sites(scan: ConsumerScan) -> int:
-    return sum(1 for s in scan.sites if s.action in (Action.CALL, Action.SUPER_CALL))
+    """The consumer's calls into the provider (not the `probable` rule's questions)."""
+    calls = (Action.CALL, Action.SUPER_CALL)
+    return sum(1 for s in scan.sites if s.action in calls and owners_parts(s.target) is None)

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import griffe
 
-from auditor.model import Lookup, Resolution
+from auditor.model import Lookup, Resolution, Symbol, SymbolKind
 from auditor.provider.classes import Unknown
 from auditor.provider.lookup import Unlisted, Unreadable, _Dynamic, _Missing
 from auditor.provider.moves import MoveSearch
-from auditor.provider.paths import prefixes, star_parts
+from auditor.provider.paths import owners_parts, prefixes, star_parts
 from auditor.provider.signatures import SymbolBuilder
 
 
@@ -62,7 +62,10 @@ class ProviderAPI(SymbolBuilder, MoveSearch):
 
     def _resolve(self, dotted: str, module_only: bool, from_import: bool) -> Resolution:
         star = star_parts(dotted)
+        owners = owners_parts(dotted)
         try:
+            if owners is not None:  # `a.?.m`: which classes `a` exports have method m
+                return self._owners_resolution(dotted, *owners)
             if star is not None:  # `a.*.b`: what a consumer's `from a import *` binds as b
                 obj = self._star_bound(star[0], star[1])
             else:
@@ -86,6 +89,15 @@ class ProviderAPI(SymbolBuilder, MoveSearch):
         if module_only and not isinstance(plain, griffe.Module):
             return Resolution(Lookup.MISSING_MODULE, dotted, missing=dotted)
         return Resolution(Lookup.FOUND, dotted, symbol=self._symbol(obj))
+
+    def _owners_resolution(self, dotted: str, package: str, method: str) -> Resolution:
+        """Found (the classes that have the method, `|`-joined, as the symbol's path; those
+        that may, in `detail`) or missing (none has it; `detail` names those that may)."""
+        have, unknown = self._owners(package, method)
+        if not have:
+            return Resolution(Lookup.MISSING_NAME, dotted, missing=dotted, detail="|".join(unknown))
+        symbol = Symbol("|".join(have), SymbolKind.ATTRIBUTE)
+        return Resolution(Lookup.FOUND, dotted, symbol=symbol, detail="|".join(unknown))
 
 
 __all__ = ["ProviderAPI"]

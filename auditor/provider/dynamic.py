@@ -131,7 +131,8 @@ class Evaluator:
         if name in facts.written:  # a function of the module's `globals()[name] = f` bound
             rebound = facts.rebinding(name)
             value = rebound[1] if rebound is not None and rebound[0] == "value" else None
-            return Served(_provider_path(facts, value) if isinstance(value, Function) else None)
+            known = isinstance(value, (Function, Ref))  # a function, or what an import names
+            return Served(_provider_path(facts, value) if known else None)
         outcomes = [
             outcome
             for model in (facts.lazy_module, facts.getattr)
@@ -439,7 +440,12 @@ def _is_ns(expr: ast.expr) -> bool:
 
 
 def _has_machinery(tree: ast.Module) -> bool:
-    """Whether a module could have a dynamic namespace at all (cheap text-free AST scan)."""
+    """Whether a module could have a dynamic namespace at all (cheap text-free AST scan):
+    a `__getattr__`, a namespace written through globals()/vars()/sys.modules, a lazy
+    loader, or a function of its own that declares `global` names and that its top level
+    calls (SQLAlchemy 2.0's `orm.collections.__go(locals())` imports names as globals)."""
+    if _calls_a_global_writer(tree):
+        return True
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == "__getattr__":
             return True
@@ -448,3 +454,19 @@ def _has_machinery(tree: ast.Module) -> bool:
         if isinstance(node, ast.Attribute) and node.attr in ("modules", "attach", "attach_stub"):
             return True
     return False
+
+
+def _calls_a_global_writer(tree: ast.Module) -> bool:
+    writers = {
+        node.name
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and any(isinstance(inner, ast.Global) for inner in ast.walk(node))
+    }
+    return bool(writers) and any(
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Name)
+        and node.value.func.id in writers
+        for node in tree.body
+    )

@@ -196,10 +196,10 @@ class Frame(Expressions):
     def _stmt_Import(self, node: ast.Import, certain: bool) -> None:
         for alias in node.names:
             if alias.asname:
-                self.locals[alias.asname] = Ref(alias.name, module=True)
+                self._bind_import(alias.asname, Ref(alias.name, module=True), certain)
             else:
                 head = alias.name.split(".", 1)[0]
-                self.locals[head] = Ref(head, module=True)
+                self._bind_import(head, Ref(head, module=True), certain)
 
     def _stmt_ImportFrom(self, node: ast.ImportFrom, certain: bool) -> None:
         base = absolute(node.module or "", node.level, self.facts.package)
@@ -207,7 +207,16 @@ class Frame(Expressions):
             if alias.name == "*":
                 self.facts.star_imported()
                 continue
-            self.locals[alias.asname or alias.name] = Ref(f"{base}.{alias.name}")
+            self._bind_import(alias.asname or alias.name, Ref(f"{base}.{alias.name}"), certain)
+
+    def _bind_import(self, name: str, value: Ref, certain: bool) -> None:
+        """An import binds in the frame's scope; one of a `global` name in a function called
+        at import time (`global mapped` then `from .impl import mapped`: SQLAlchemy 2.0's
+        `orm.collections.__go`) writes the module's namespace, as `globals()[name] = ...`."""
+        if name in self.global_names and not self.top:
+            self.facts.write(name, value, certain)
+        else:
+            self.locals[name] = value
 
     def _stmt_Expr(self, node: ast.Expr, certain: bool) -> None:
         if isinstance(node.value, ast.Call):

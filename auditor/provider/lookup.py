@@ -73,9 +73,11 @@ class _Typed:
 
 @dataclass(frozen=True)
 class _Bound:
-    """A method reached through an instance: its first parameter is already supplied."""
+    """A method reached through an instance: its first parameter is already supplied;
+    `owner`: the class of that instance, when known (what `return self` gives)."""
 
     function: griffe.Function
+    owner: griffe.Class | None = None
 
 
 class Unreadable(Unknown):

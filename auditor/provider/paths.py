@@ -4,6 +4,9 @@ from __future__ import annotations
 
 MARKERS = ("()", "[]", "[*]")  # a call, an item, an element (see scan/facts.py)
 STAR = "*"  # a part: `a.*.b` is what `from a import *` binds as `b` (a consumer star import)
+OWNERS = "?"  # a part: `a.?.m` asks which classes the package `a` exports have a method `m`
+PARAMETER = "@"  # a part prefix: `C().m.@x` is what method m of C declares for parameter x
+UNDECLARED = "no type is declared for parameter"  # how such a lookup ends when it declares none
 
 
 def bare(part: str) -> str:
@@ -14,7 +17,7 @@ def bare(part: str) -> str:
 
 def prefixes(dotted: str) -> list[str]:
     """`a`, `a.b`, `a.b.c` for `a.b.c` (instance, element and star markers dropped)."""
-    parts = [bare(p) for p in dotted.split(".") if p != STAR]
+    parts = [bare(p) for p in dotted.split(".") if p not in (STAR, OWNERS)]
     return [".".join(parts[:size]) for size in range(1, len(parts) + 1)]
 
 
@@ -27,6 +30,22 @@ def star_parts(dotted: str) -> tuple[str, str, str] | None:
     name, dot, tail = rest.partition(".")
     cut = min((i for i in (name.find("("), name.find("[")) if i >= 0), default=len(name))
     return module, name[:cut], name[cut:] + dot + tail
+
+
+def owners_path(package: str, method: str) -> str:
+    """The lookup that asks which classes `package` exports have method `method`."""
+    return f"{package}.{OWNERS}.{method}"
+
+
+def owners_parts(dotted: str) -> tuple[str, str] | None:
+    """`a.?.m` -> ("a", "m"); None for any other path."""
+    package, found, method = dotted.partition(f".{OWNERS}.")
+    return (package, method) if found and "." not in package and method.isidentifier() else None
+
+
+def through_parameter(dotted: str) -> bool:
+    """A path through an override's parameter (`C().m.@x.y`)."""
+    return f".{PARAMETER}" in dotted
 
 
 def without_star(dotted: str) -> str:

@@ -37,8 +37,8 @@ from auditor.provider.lookup import (
     _Overloads,
     _Typed,
 )
-from auditor.provider.members import ClassMembers
-from auditor.provider.paths import bare
+from auditor.provider.paths import PARAMETER, UNDECLARED, bare
+from auditor.provider.typed import Stored, TypedMembers
 
 # what a module's source holds when it may write its own namespace (`globals()[k] = v`,
 # `globals().update(...)`, `g = globals()`, `setattr(sys.modules[__name__], ...)`): a module
@@ -48,7 +48,7 @@ NAMESPACE_WRITES = re.compile(
 )
 
 
-class PathResolver(ClassMembers):
+class PathResolver(TypedMembers):
     """The walk of a dotted path through the release, part by part."""
 
     def _star_bound(self, module_path: str, name: str) -> Any:
@@ -86,6 +86,8 @@ class PathResolver(ClassMembers):
             path = ".".join(plain[: index + 1])
             if index < (len(plain) if module_only else imported) and isinstance(obj, griffe.Module):
                 obj = self._imported_member(obj, plain[index], path, depth)
+            elif index + 1 < len(parts) and parts[index + 1].startswith(PARAMETER):
+                obj = self._overridden(obj, plain[index], path, depth)
             else:
                 obj = self._member(obj, plain[index], path, depth)
             for marker in _MARKER.findall(parts[index]):
@@ -128,13 +130,67 @@ class PathResolver(ClassMembers):
         """`obj[k]` ("[]") or an element of iterating obj ("[*]"), from its annotation:
         `list[X]`, `Sequence[X]`, `tuple[X, ...]`, `set[X]` give X; `dict[K, V]` gives V when
         subscripted and K when iterated."""
+        if isinstance(obj, _Instance):  # what its `__getitem__` or `__iter__` says
+            return self._protocol_result(obj.cls, marker, depth)
         annotation = obj.annotation if isinstance(obj, (griffe.Attribute, _Typed)) else None
         element = exprs.element_annotation(annotation, iterate=marker == "[*]")
         if element is None:
             raise Unknown("the elements of this value are not known statically")
         return self._type_of(element, obj, depth)
 
+    def _protocol_result(self, cls: griffe.Class, marker: str, depth: int) -> Any:
+        """`obj[k]`: what the class's `__getitem__` returns; an element of `for x in obj`:
+        an element of what its `__iter__` returns (`Iterator[Module]`)."""
+        if depth > MAX_DEPTH:
+            raise Unknown(f"too many steps while following the elements of {cls.path}")
+        method = "__getitem__" if marker == "[]" else "__iter__"
+        member = self._instance_member(cls, method, f"{cls.path}().{method}", depth + 1)
+        result = self._call_result(member, depth + 1)
+        if marker == "[]":
+            return result
+        if isinstance(result, _Instance):  # an iterator: what its `__next__` returns
+            step = self._instance_member(result.cls, "__next__", f"{result.cls.path}()", depth)
+            return self._call_result(step, depth + 1)
+        return self._element(result, "[*]", depth + 1)
+
+    def _returns_receiver(self, function: griffe.Function, depth: int) -> bool:
+        """A method annotated to return its receiver's own type: `-> Self`, or a type
+        variable that is also the first parameter's annotation (`def copy(self: NDFrameT)
+        -> NDFrameT`); a class named there is that class, not the receiver's."""
+        returns = function.returns
+        if returns is None or isinstance(returns, str):
+            return False
+        path = exprs.expr_path(returns)
+        if path in SELF_TYPES:
+            return True
+        params = list(function.parameters)
+        first = params[0].annotation if params else None
+        if first is None or str(first) != str(returns):
+            return False
+        owned = path is not None and self.owns(path) and "[" not in str(returns)
+        return owned and self._provider_class(path, depth) is None
+
+    def _overridden(self, obj: Any, name: str, path: str, depth: int) -> Any:
+        """The provider method a consumer method overrides, for its parameters' types: one
+        the provider does not have is missing (bind.py: the method is the consumer's own,
+        its parameters none of the provider's business, never a removal)."""
+        return self._member(obj, name, path, depth)
+
+    def _parameter(self, obj: Any, name: str, depth: int) -> Any:
+        """`method.@name`: an instance of what the provider method declares for its
+        parameter `name` (what it passes the consumer's override)."""
+        function = obj.function if isinstance(obj, _Bound) else obj
+        if not isinstance(function, griffe.Function):
+            raise Unknown(f"{UNDECLARED} {name}: what it belongs to is not a function")
+        param = next((p for p in function.parameters if p.name == name), None)
+        variadic = (griffe.ParameterKind.var_positional, griffe.ParameterKind.var_keyword)
+        if param is None or param.annotation is None or param.kind in variadic:
+            raise Unknown(f"{UNDECLARED} {name} of {function.path}: it has no annotation")
+        return self._type_of(param.annotation, function, depth)
+
     def _member(self, obj: Any, name: str, path: str, depth: int) -> Any:
+        if name.startswith(PARAMETER):
+            return self._parameter(obj, name.removeprefix(PARAMETER), depth)
         if isinstance(obj, griffe.Module):
             return self._module_member(obj, name, path, depth)
         if isinstance(obj, griffe.Class):
@@ -146,6 +202,8 @@ class PathResolver(ClassMembers):
             return self._instance_member(obj.cls, name, path, depth)
         if isinstance(obj, griffe.Attribute):
             return self._member(self._annotated(obj, depth), name, path, depth)
+        if isinstance(obj, Stored):
+            return self._member(self._stored_type(obj, depth), name, path, depth)
         if isinstance(obj, _Dynamic):
             if obj.obj is None:
                 raise Unknown(f"{obj.path} is served at run time; what it is is not known")
@@ -331,20 +389,49 @@ class PathResolver(ClassMembers):
             function = obj.function if isinstance(obj, _Bound) else obj
             if function.overloads:
                 return self._overloaded_result(function.overloads, function.path, depth)
+            owner = obj.owner if isinstance(obj, _Bound) else None
+            if owner is not None and self._returns_receiver(function, depth):
+                return _Instance(owner)  # `-> Self`, `(self: T, ...) -> T`
             if function.returns is None:
-                made = self._made_by(function, depth)
+                made = self._made_by(function, owner, depth)
                 if made is not None:
-                    return _Instance(made)
+                    return made
             return self._type_of(function.returns, function, depth)
         raise Unknown("the result of calling this object is not tracked")
 
-    def _made_by(self, function: griffe.Function, depth: int) -> griffe.Class | None:
-        """The provider class an unannotated function's every return makes (returns.py)."""
+    def _made_by(self, function: griffe.Function, owner: griffe.Class | None, depth: int) -> Any:
+        """What an unannotated function's every return gives (returns.py): an instance of
+        the provider class it makes, what the provider function it calls returns, or, for a
+        method reached through an instance, that instance (`return self`) or what another of
+        its methods returns (`return self.send(...)`); None when that is not known."""
+        if depth > MAX_DEPTH:
+            raise Unknown(f"too many calls while following what {function.path} returns")
         node = _function_ast(function)
-        spelled = returns.made_by(node) if node is not None else None
+        receiver = returns.receiver(node) if owner is not None and node is not None else None
+        spelled = returns.made_by(node, receiver) if node is not None else None
         if spelled is None or not isinstance(function.module, griffe.Module):
             return None
-        return self._provider_class(_canonical(function.module, spelled), depth)
+        if owner is not None and spelled == returns.SELF:
+            return _Instance(owner)
+        if owner is not None and spelled.startswith(returns.SELF + "."):
+            method = spelled.removeprefix(returns.SELF + ".")
+            path = f"{owner.path}().{method}"
+            try:
+                member = self._instance_member(owner, method, path, depth + 1)
+            except _Missing:
+                return None
+            return self._call_result(member, depth + 1)
+        made = _canonical(function.module, spelled)
+        found = self._provider_class(made, depth)
+        if found is not None:
+            return _Instance(found)
+        if not self.owns(made):
+            return None
+        try:
+            callee = self._find(made, depth + 1)
+        except _Missing:
+            return None
+        return self._call_result(callee, depth + 1)
 
     def _overload_set(self, path: str) -> list[Any]:
         owner, _, name = path.rpartition(".")
@@ -356,10 +443,14 @@ class PathResolver(ClassMembers):
 
     def _overloaded_result(self, variants: list[Any], path: str, depth: int) -> Any:
         """What calling an @overload set gives: the class every variant returns, when they all
-        return the same one (whichever variant a call selects); else unknown. Choosing the
-        variant by the call's arguments needs the call, which a dotted path does not carry."""
+        return the same one (whichever variant a call selects), the variants that return
+        None aside (what is looked up on the result fails on None whatever the provider
+        does, as `x = None` is neutral in values.py); else unknown. Choosing the variant by
+        the call's arguments needs the call, which a dotted path does not carry."""
         found: list[Any] = []
         for variant in variants:
+            if str(variant.returns) == "None":
+                continue  # `inplace: Literal[True]` -> None: on None a use fails everywhere
             try:
                 found.append(self._type_of(variant.returns, variant, depth))
             except (_Missing, Unknown):
@@ -370,6 +461,10 @@ class PathResolver(ClassMembers):
         return found[0]
 
     def _annotated(self, attr: griffe.Attribute, depth: int) -> Any:
+        if attr.annotation is None and isinstance(attr.parent, griffe.Module):
+            return self._module_attribute_type(attr, depth)  # `api = HfApi()`
+        if attr.annotation is None and isinstance(attr.parent, griffe.Class):
+            return self._class_attribute_type(attr, attr.parent, depth)
         return self._type_of(attr.annotation, attr, depth)
 
     def _type_of(self, annotation: Any, owner: Any, depth: int) -> Any:
@@ -393,6 +488,9 @@ class PathResolver(ClassMembers):
         if named is not None and self.owns(named):  # `ib = attr = attrib`: the same object
             return self._find(named, depth + 1)
         return member
+
+
+SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self", "Self"})
 
 
 def _described(owner: Any) -> str:

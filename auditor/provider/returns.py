@@ -9,6 +9,10 @@ a provider class. Anything else (a generator, a coroutine, a path that may fall 
 and return None, a return of anything else, two different callees, a name the function
 rebinds or takes as a parameter) gives None: unknown, never guessed.
 
+A method's receiver is followed too (the caller says which name it is): `return self` gives
+the instance the method was reached through, `return self.send(...)` what that method of
+it returns (scikit-learn's `fit`, which returns `self`).
+
 What it takes: the function's AST. What it gives: the callee's dotted spelling, or None.
 Pure: no griffe, no I/O.
 """
@@ -23,31 +27,61 @@ from auditor.provider.wrappers import returns_of
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def made_by(function: FunctionNode) -> str | None:
-    """The callee every return of `function` calls, spelled as written; None if unknown."""
+SELF = "<self>"  # the spelling of a method's receiver in made_by()'s answer
+RECEIVERLESS = frozenset({"staticmethod", "classmethod", "property", "functools.cached_property"})
+
+
+def receiver(function: FunctionNode) -> str | None:
+    """The name of a plain method's receiver (its first parameter); None for a static or
+    class method, a property, or a function with no positional parameter."""
+    heads = [d.func if isinstance(d, ast.Call) else d for d in function.decorator_list]
+    if any(dotted(h) in RECEIVERLESS for h in heads):
+        return None
+    params = [*function.args.posonlyargs, *function.args.args]
+    return params[0].arg if params else None
+
+
+def made_by(function: FunctionNode, receiver: str | None = None) -> str | None:
+    """The callee every return of `function` calls, spelled as written; None if unknown.
+
+    With `receiver` (the function is a method reached through an instance), a return of
+    the receiver itself is SELF, and a call of one of its methods `SELF.name`."""
     if isinstance(function, ast.AsyncFunctionDef) or _generates(function):
         return None
     returns = returns_of(function.body)
     if not returns or not _ends(function.body):
         return None
     shadowed = _parameters(function)
-    callees = {_callee(r.value, function, shadowed) for r in returns}
+    assigned = _assigned(function)
+    if receiver is not None and receiver in assigned:
+        return None  # `self = ...`: not the receiver any more
+    callees = {_callee(r.value, function, shadowed, receiver) for r in returns}
     if len(callees) != 1:
         return None
     callee = callees.pop()
-    if callee is None or callee.split(".", 1)[0] in shadowed | _assigned(function):
+    if callee is None or callee.startswith(SELF):
+        return callee
+    if callee.split(".", 1)[0] in shadowed | assigned:
         return None
     return callee
 
 
-def _callee(value: ast.expr | None, function: FunctionNode, shadowed: set[str]) -> str | None:
+def _callee(
+    value: ast.expr | None, function: FunctionNode, shadowed: set[str], receiver: str | None
+) -> str | None:
+    if receiver is not None and isinstance(value, ast.Name) and value.id == receiver:
+        return SELF
     if isinstance(value, ast.Call):
-        return dotted(value.func)
+        spelled = dotted(value.func)
+        head, dot, rest = (spelled or "").partition(".")
+        if receiver is not None and head == receiver:
+            return f"{SELF}.{rest}" if dot and "." not in rest else None
+        return spelled
     if isinstance(value, ast.Name) and value.id not in shadowed:
         bindings = _bindings(function, value.id)
-        spelled = {dotted(b.func) if isinstance(b, ast.Call) else None for b in bindings}
-        if len(spelled) == 1 and bindings:
-            return spelled.pop()
+        spelled_ = {dotted(b.func) if isinstance(b, ast.Call) else None for b in bindings}
+        if len(spelled_) == 1 and bindings:
+            return spelled_.pop()
     return None
 
 

@@ -33,6 +33,7 @@ from auditor.provider.lookup import (
     _source,
 )
 from auditor.provider.resolution import PathResolver
+from auditor.provider.typed import Stored
 
 _RECONSTRUCT = re.compile(r"type\(\s*self\s*\)\s*\(|self\.__class__\s*\(|\bcls\s*\(")
 Forwarded = tuple["str | None", "str | None", "tuple[str, ...]", "tuple[str, ...]"]
@@ -43,6 +44,10 @@ class SymbolBuilder(PathResolver):
     """The Symbol of a found object, with its signature when it can be known."""
 
     def _symbol(self, obj: Any) -> Symbol:
+        if isinstance(obj, Stored):  # an attribute a method stores: griffe's, or ours
+            if obj.member is not None:
+                return self._symbol(obj.member)
+            return Symbol(obj.path, SymbolKind.ATTRIBUTE)
         if isinstance(obj, _Overloads):
             variants = f"{obj.path} is an @overload set in a stub; a call must fit one variant"
             return Symbol(obj.path, SymbolKind.FUNCTION, None, variants)

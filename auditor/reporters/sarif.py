@@ -61,6 +61,7 @@ _CONSEQUENCE = {
 }
 _UNCHECKED = "What it holds was not checked, so it fails the gate unless the kind is ignored."
 _STALE = "Nothing breaks; a later break on that line would be hidden without anyone deciding so."
+_PROBABLE = "If the value is of the provider's type, the call fails at run time; that is not known."
 _SUPPRESSIONS = {
     Status.SUPPRESSED: {"kind": "inSource", "justification": "# drift-audit: ignore comment"},
     Status.BASELINED: {"kind": "external", "justification": "recorded in the baseline file"},
@@ -72,6 +73,8 @@ def _consequence(kind: Kind) -> str:
         return _UNCHECKED
     if kind is Kind.UNUSED_SUPPRESSION:
         return _STALE
+    if kind is Kind.PROBABLE:
+        return _PROBABLE
     return _CONSEQUENCE[kind.severity]
 
 

@@ -14,13 +14,16 @@
 #   values.py   what a local, `self.x`, an annotation or a consumer function's result holds
 #   instances.py CALL / ATTRIBUTE sites through objects: `()` targets (`vllm.x.S().m`)
 #   classes.py  SUBCLASS / OVERRIDE / SUPER_CALL sites
-#   consumer.py scan_consumer(): the order of work, sorting, assembling ConsumerScan
-#   store.py    a scan kept in the cache, keyed by every file's text (scan_cached())
+#   crossfile.py the cross-file stage: each file's results, assembling ConsumerScan
+#   consumer.py scan_consumer(): the order of work
+#   cached.py   scan_cached(): a scan kept in the cache and read back
+#   store.py    where a scan is kept, keyed by every file's text, and its JSON form
 """Consumer scan: consumer source in, provider references (Sites) and a call graph's edges out."""
 
 from __future__ import annotations
 
-from auditor.scan.consumer import scan_cached, scan_consumer
+from auditor.scan.cached import scan_cached
+from auditor.scan.consumer import scan_consumer
 from auditor.scan.store import ScanStore
 
 __all__ = ["ScanStore", "scan_cached", "scan_consumer"]

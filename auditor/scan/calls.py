@@ -16,7 +16,7 @@ import ast
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from auditor.model import Action, CallShape, Edge, Site
+from auditor.model import Action, CallShape, Edge, Location, Site
 from auditor.provider.paths import star_parts
 from auditor.scan.constructors import provider_constructor
 from auditor.scan.facts import CALLED, ITEM, UseKind
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from auditor.scan.scopes import Binding
 
     Fallback = Callable[[FileFacts, Use, Binding | None], tuple[Site | None, Edge | None]]
+    Locate = Callable[[ast.AST], Location]  # a node's place in the file
 
 
 def dotted_chain(node: ast.expr) -> tuple[str, ...] | None:
@@ -104,10 +105,11 @@ def reference(expr: ast.expr) -> Reference | None:
     return (chain.root, chain.steps) if chain is not None else None
 
 
-def call_shape(node: ast.Call, spread: Spread = NOTHING) -> CallShape:
+def call_shape(node: ast.Call, spread: Spread = NOTHING, locate: Locate | None = None) -> CallShape:
     """What the call passes; `spread`: what its `**name` spreads carry (spreads.py). A dict
     display spread in place (`**{"k": 1}`, `**dict(k=1)`) passes its keys; `star_kwargs`
-    stays (the keywords are a lower bound) only when some `**` has keys not all known."""
+    stays (the keywords are a lower bound) only when some `**` has keys not all known.
+    `locate` places each key a spread carries where it was written (`d["k"] = v`)."""
     starred = [isinstance(arg, ast.Starred) for arg in node.args]
     explicit = tuple(kw.arg for kw in node.keywords if kw.arg is not None)
     keys, whole = list(spread[0]), True
@@ -118,11 +120,13 @@ def call_shape(node: ast.Call, spread: Spread = NOTHING) -> CallShape:
         keys.extend(shown or ())
         whole = whole and (shown is not None or (isinstance(kw.value, ast.Name) and spread[1]))
     passed = tuple(dict.fromkeys(k for k in keys if k not in explicit))
+    written = () if locate is None else tuple((k, locate(n)) for k, n in spread[2])
     return CallShape(
         positional=starred.count(False),
         keywords=(*explicit, *passed),
         star_args=any(starred),
         star_kwargs=not whole,
+        written=written,
     )
 
 

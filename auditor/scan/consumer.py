@@ -8,8 +8,8 @@
 # Takes: a sources.SourceTree (the consumer's import root), the consumer's and the provider's
 # top-level import names, exclude globs. Gives: a model.ConsumerScan, fully sorted, so the same
 # input always gives the same output.
-# Also scan_cached(): the same scan kept in the cache (store.py) and read back on a warm run;
-# the walker and the cross-file modules are imported only when a scan really runs.
+# scan_cached() (cached.py) keeps the same scan in the cache and reads it back on a warm run;
+# the walker and the cross-file stage (crossfile.py) are imported only when a scan really runs.
 from __future__ import annotations
 
 import functools
@@ -32,6 +32,7 @@ from auditor.model import (
     VersionGate,
     text_digest,
 )
+from auditor.scan.crossfile import CrossFile, Lazy, combine, definitions_of, merged
 from auditor.scan.source import (
     is_excluded,
     is_package,
@@ -44,29 +45,23 @@ from auditor.scan.source import (
 from auditor.scan.store import (
     Mismatch,
     consumer_of,
-    decode_edges,
     decode_list,
     encode_edges,
     encode_list,
-    scan_key,
 )
 
 if TYPE_CHECKING:
     import ast
-    from collections.abc import Callable, Iterable, Iterator, Sequence
-    from dataclasses import dataclass
+    from collections.abc import Callable, Iterator, Sequence
 
     from auditor.scan.facts import FileFacts
     from auditor.scan.increment import FileResults, Pair
     from auditor.scan.keptfacts import FactsStore
-    from auditor.scan.resolve import Resolver
     from auditor.scan.store import ScanStore
     from auditor.sources import SourceTree
 
     # a scan, its graph part as kept (None: made from the scan when asked), the whole scan
     _Parts = tuple[ConsumerScan, dict[str, Any] | None, Callable[[], ConsumerScan]]
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 logger = logging.getLogger("drift_audit")
 
@@ -93,145 +88,12 @@ def scan_consumer(
     return _Sources(tree, packages, providers, exclude).complete()
 
 
-def scan_cached(
-    tree: SourceTree,
-    packages: Sequence[str],
-    providers: Sequence[str],
-    *,
-    exclude: Sequence[str] = (),
-    store: ScanStore | None = None,
-    identity: str | None = None,
-) -> tuple[ConsumerScan, Callable[[], ConsumerScan]]:
-    """scan_consumer(), kept in `store` (store.py) under a key of every file's text, or of
-    `identity` when the tree is an immutable release (a wheel from the index, by its
-    sha256): then a kept scan is read back without reading the files at all (their lines
-    are read when a report asks for them).
-
-    A kept scan is read back without parsing anything: first what the sites stage needs
-    (sites, unparsable files, handlers, gates, lines, suppressions), without definitions
-    and edges; the second value gives the whole ConsumerScan, definitions and edges read
-    back on its first call (only a call graph asked for a chain needs them).
-    DRIFT_AUDIT_NO_SCAN_CACHE=1: no store.
-    """
-    if store is None or os.environ.get("DRIFT_AUDIT_NO_SCAN_CACHE"):
-        scan = _Sources(tree, packages, providers, exclude).complete()
-        return scan, lambda: scan
-    if identity is not None:
-        key = scan_key(packages, providers, exclude, {"\0release": text_digest(identity)})
-        kept = _kept_release(tree, packages, store.load(key, ""))
-        sources = None if kept is not None else _Sources(tree, packages, providers, exclude)
-    else:
-        sources = _Sources(tree, packages, providers, exclude)
-        key = scan_key(packages, providers, exclude, sources.digests)
-        kept = _kept_sites(sources, store.load(key, ""))
-        if not os.environ.get("DRIFT_AUDIT_NO_FACTS_KEEP"):
-            sources.keep_facts(store, key)
-    if kept is not None:
-        logger.debug("scan: read back from the cache (%s)", key[:12])
-        read = sources
-
-        def again() -> ConsumerScan:  # the whole scan, when its graph part is not kept
-            return (read or _Sources(tree, packages, providers, exclude)).complete()
-
-        return kept, lambda: _kept_graph(kept, again, store.load(key, ".graph"))
-    assert sources is not None
-    scan, graph, whole = sources.parts()
-    store.save(key, "", _sites_part(scan))
-    store.save(key, ".graph", graph)
-    if (by_file := sources.by_file()) is not None:
-        from auditor.scan.increment import PART
-
-        store.save(key, PART, by_file)
-    store.forget_others(key)
-    return scan, whole
-
-
-def _sites_part(scan: ConsumerScan) -> dict[str, Any]:
-    return {
-        "sites": encode_list(scan.sites, Site),
-        "unparsable": encode_list(scan.unparsable, Unparsable),
-        "handlers": {path: encode_list(h, Handled) for path, h in scan.handlers.items()},
-        "gates": {path: encode_list(g, VersionGate) for path, g in scan.gates.items()},
-        "files": list(scan.files),
-        "lined": sorted(scan.lines),
-        "suppressions": {
-            path: [[line, sorted(slugs)] for line, slugs in sorted(found.items())]
-            for path, found in scan.suppressions.items()
-        },
-    }
-
-
 def _graph_part(scan: ConsumerScan) -> dict[str, Any]:
     names = [d.name for d in scan.definitions]
     return {
         "definitions": encode_list(scan.definitions, Definition),
         "edges": encode_edges(((e.caller, e.callee) for e in scan.edges), names),
     }
-
-
-def _kept_sites(sources: _Sources, data: dict[str, Any] | None) -> ConsumerScan | None:
-    """The kept scan without definitions and edges; None when absent or of another shape."""
-    if data is None:
-        return None
-    try:
-        handlers, gates = data["handlers"], data["gates"]
-        if not isinstance(handlers, dict) or not isinstance(gates, dict):
-            return None
-        return sources.scan(
-            sites=tuple(decode_list(data["sites"], Site)),
-            unparsable=tuple(decode_list(data["unparsable"], Unparsable)),
-            handlers={str(p): tuple(decode_list(h, Handled)) for p, h in handlers.items()},
-            gates={str(p): tuple(decode_list(g, VersionGate)) for p, g in gates.items()},
-        )
-    except (Mismatch, KeyError, TypeError):
-        return None
-
-
-def _kept_release(
-    tree: SourceTree, packages: Sequence[str], data: dict[str, Any] | None
-) -> ConsumerScan | None:
-    """A kept scan of an immutable release: its files, lines and suppressions too, as kept
-    (the lines read from the tree only when asked for); None when absent or misshapen."""
-    if data is None:
-        return None
-    try:
-        files, lined, ignored = data["files"], data["lined"], data["suppressions"]
-        if not _strings(files) or not _strings(lined) or not isinstance(ignored, dict):
-            return None
-        handlers, gates = data["handlers"], data["gates"]
-        if not isinstance(handlers, dict) or not isinstance(gates, dict):
-            return None
-        return ConsumerScan(
-            package=",".join(packages),
-            files=tuple(files),
-            definitions=(),
-            edges=(),
-            sites=tuple(decode_list(data["sites"], Site)),
-            unparsable=tuple(decode_list(data["unparsable"], Unparsable)),
-            lines=_Lines(tree, frozenset(lined)),
-            suppressions={str(p): _suppressions(rows) for p, rows in ignored.items()},
-            handlers={str(p): tuple(decode_list(h, Handled)) for p, h in handlers.items()},
-            gates={str(p): tuple(decode_list(g, VersionGate)) for p, g in gates.items()},
-        )
-    except (Mismatch, KeyError, TypeError, ValueError):
-        return None
-
-
-def _strings(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
-def _suppressions(rows: object) -> dict[int, frozenset[str]]:
-    if not isinstance(rows, list):
-        raise Mismatch("expected a list")
-    found: dict[int, frozenset[str]] = {}
-    for row in rows:
-        if not isinstance(row, list) or len(row) != 2 or type(row[0]) is not int:
-            raise Mismatch("expected [line, slugs]")
-        if not _strings(row[1]):
-            raise Mismatch("expected slugs")
-        found[row[0]] = frozenset(row[1])
-    return found
 
 
 class _Lines(Mapping[str, tuple[str, ...]]):
@@ -259,21 +121,6 @@ class _Lines(Mapping[str, tuple[str, ...]]):
 
     def __len__(self) -> int:
         return len(self._lined)
-
-
-def _kept_graph(
-    kept: ConsumerScan, again: Callable[[], ConsumerScan], data: dict[str, Any] | None
-) -> ConsumerScan:
-    """The kept scan with its definitions and edges; scanned again when they are not kept."""
-    try:
-        if data is not None:
-            definitions = tuple(decode_list(data["definitions"], Definition))
-            pairs = decode_edges(data["edges"], [d.name for d in definitions])
-            edges = tuple(Edge(*pair) for pair in pairs)
-            return replace(kept, definitions=definitions, edges=edges)
-    except (Mismatch, KeyError, TypeError):
-        pass
-    return again()
 
 
 # A consumer of this many files keeps no file's lines once it is walked: a report reads the
@@ -384,11 +231,12 @@ class _Sources:
         del outcomes
         self.texts.clear()  # every file is walked: its text is read no more
         self._let_lines_go(walked)
-        cross = _CrossFile(walked, self.roots)
+        cross = CrossFile(walked, self.roots)
         results = cross.results(walked)
         known = cross.resolver.definitions
         scan, pairs = self._put_together(unparsable, results, known)
-        scan = replace(scan, definitions=_definitions(walked), edges=tuple(Edge(*p) for p in pairs))
+        edges = tuple(Edge(*p) for p in pairs)
+        scan = replace(scan, definitions=definitions_of(walked), edges=edges)
         if self._kept is not None:
             # what an edited scan needs to read files only as needed
             self._subclasses = cross.resolver.subclass_index()
@@ -442,14 +290,14 @@ class _Sources:
             return [facts for _, facts in sorted(found, key=lambda pair: pair[0])]
 
         names = frozenset(row[0] for row in last.definitions)
-        lazy = _Lazy(frozenset(modules), names, last.subclasses, last.others, read)
-        cross = _CrossFile([], self.roots, lazy, every)
+        lazy = Lazy(frozenset(modules), names, last.subclasses, last.others, read)
+        cross = CrossFile([], self.roots, lazy, every)
         made = cross.results(edited)
         results = {p: made[p] if p in made else last.results[p] for p in self.paths}
         for facts in last.unparsable:
             results.pop(facts.path, None)
         try:
-            definitions = _merged(last.definitions, edited)
+            definitions = merged(last.definitions, edited)
         except KeyError:  # a kept definition the edited file does not have: not its record
             return None
         self._subclasses, self._others = last.subclasses, last.others
@@ -482,7 +330,7 @@ class _Sources:
     ) -> tuple[ConsumerScan, list[Pair]]:
         """The scan without definitions and edges, and its edges as pairs (an edited scan
         keeps its lines: it holds only a few files' facts, and they are read already)."""
-        scan, pairs, self._owners = _combine(
+        scan, pairs, self._owners = combine(
             self.packages, self.paths, unparsable, self.lines, self.ignored, results, known
         )
         return scan, pairs
@@ -618,219 +466,3 @@ def _whole_file(path: str, lines: tuple[str, ...]) -> Location:
     if not lines:
         return Location(path, 1, 1, 1, 1)
     return Location(path, 1, 1, len(lines), len(lines[-1]) + 1)
-
-
-@dataclass(frozen=True, slots=True)
-class _Lazy:
-    """What an edited scan knows of every file without reading it (increment.Previous),
-    and how to read a module's files in: (index among the files, facts), in path order."""
-
-    modules: frozenset[str]
-    definitions: frozenset[str]  # every definition's name
-    subclasses: dict[str, list[str]]
-    others: dict[str, list[str]]
-    read: Callable[[str], list[tuple[int, FileFacts]]]
-
-
-class _CrossFile:
-    """What places one file's uses and classes, every file's facts known (resolve.py,
-    values.py, instances.py; flags.py for the flags of other modules): given them all, or,
-    with `lazy`, reading each module's files in only when a lookup reaches it."""
-
-    def __init__(
-        self,
-        walked: list[FileFacts],
-        providers: frozenset[str],
-        lazy: _Lazy | None = None,
-        every: Callable[[], list[FileFacts]] | None = None,
-    ) -> None:
-        from auditor.scan.instances import Instances
-        from auditor.scan.resolve import Known, Resolver
-        from auditor.scan.values import Values
-
-        self.walked = walked
-        self._providers = providers
-        self._lazy = lazy
-        self._every = every
-        self._read: dict[str, list[tuple[int, FileFacts]]] = {}
-        self.loaded: list[FileFacts] = []
-        if lazy is None:
-            self.resolver = Resolver(walked, providers)
-            self.values = Values(walked, self.resolver)
-        else:
-            known = Known(lazy.modules, lazy.definitions, lazy.subclasses, self.read_in)
-            self.resolver = Resolver([], providers, known)
-            self.values = Values([], self.resolver, lazy.others)
-        self.instances = Instances(self.values, self.resolver)
-
-    def read_in(self, module: str) -> list[tuple[int, FileFacts]]:
-        """A module's files read in (once), then their stores into `self.x`."""
-        found = self._read.get(module)
-        if found is None:
-            assert self._lazy is not None
-            found = self._read[module] = self._lazy.read(module)
-            for index, facts in found:
-                self.resolver.add(facts, index)
-                self.values.add(facts, index)
-                self.loaded.append(facts)
-            for _, facts in found:
-                self.values.add_stores(facts)
-        return found
-
-    def results(self, files: list[FileFacts]) -> dict[str, FileResults]:
-        """Each file's sites, edges, handlers and gates, in the order of `files` (uses
-        first, then classes, as one pass over every file would place them); a whole scan's
-        in two shares, each by a stage as it is once built, on two processes when that can
-        pay (parallel.results_shared: the same results either way)."""
-        if self._lazy is None:
-            from auditor.scan.parallel import results_shared
-
-            walked, providers = self.walked, self._providers
-
-            def fresh() -> Callable[[list[FileFacts]], dict[str, FileResults]]:
-                return _CrossFile(walked, providers)._results
-
-            return results_shared(files, self._results, fresh)
-        return self._results(files)
-
-    def _results(self, files: list[FileFacts]) -> dict[str, FileResults]:
-        from auditor.scan import flags
-        from auditor.scan.calls import use_results
-        from auditor.scan.classes import class_results
-        from auditor.scan.increment import FileResults
-
-        r = self.resolver
-        if self._lazy is not None:
-            for f in files:
-                self.read_in(f.module)
-        uses = {f.path: use_results([f], r, self.instances.use) for f in files}
-        classes = {f.path: class_results([f], r, self.values) for f in files}
-        walked = self.walked
-        if self._every is not None and any(f.flag_gates for f in files):
-            walked = self._every()  # a flag may be any module's: every file read in
-        flag_gates, flag_guarded = flags.decide(walked, files)
-        out: dict[str, FileResults] = {}
-        for f in files:
-            (use_sites, use_edges), (class_sites, class_edges) = uses[f.path], classes[f.path]
-            sites = _guard([*f.import_sites, *use_sites, *class_sites], flag_guarded)
-            made = [*f.containment, *use_edges, *class_edges, *_import_edges([f], r)]
-            edges = [(e.caller, e.callee) for e in made]
-            gates = (*f.gates, *flag_gates.get(f.path, ()))
-            out[f.path] = FileResults(tuple(sites), tuple(edges), tuple(f.handled), gates)
-        return out
-
-
-def _assemble(
-    packages: Sequence[str],
-    paths: list[str],
-    walked: list[FileFacts],
-    unparsable: list[Unparsable],
-    lines: Mapping[str, tuple[str, ...]],
-    ignored: dict[str, dict[int, frozenset[str]]],
-    providers: frozenset[str],
-) -> ConsumerScan:
-    """The scan of these files, every file's results made (what a whole scan does)."""
-    cross = _CrossFile(walked, providers)
-    results, known = cross.results(walked), cross.resolver.definitions
-    scan, pairs, _ = _combine(packages, paths, unparsable, lines, ignored, results, known)
-    edges = tuple(Edge(*p) for p in pairs)
-    return replace(scan, definitions=_definitions(walked), edges=edges)
-
-
-def _combine(
-    packages: Sequence[str],
-    paths: list[str],
-    unparsable: list[Unparsable],
-    lines: Mapping[str, tuple[str, ...]],
-    ignored: dict[str, dict[int, frozenset[str]]],
-    results: Mapping[str, FileResults],
-    known: set[str],
-) -> tuple[ConsumerScan, list[Pair], dict[str, list[int]]]:
-    """The scan of these files from each file's results (in the order of `paths`), without
-    definitions and edges; its edges (between two known definitions, each once, sorted) as
-    (caller, callee); and the indices among them of the edges each file made."""
-    # each once in the order met, then sorted: files' edges come in runs already in order
-    # (an edited scan's kept ones all are), and the sort keeps runs (langchain-community's
-    # 21k edges, filtered and sorted: 12.4 ms from a set, 6.8 ms this way)
-    pairs = sorted(
-        dict.fromkeys(
-            pair
-            for r in results.values()
-            for pair in r.edges
-            if pair[0] != pair[1] and pair[0] in known and pair[1] in known
-        )
-    )
-    number = {pair: i for i, pair in enumerate(pairs)}
-    owners = {
-        path: sorted({number[e] for e in r.edges if e in number}) for path, r in results.items()
-    }
-    scan = ConsumerScan(
-        package=",".join(packages),
-        files=tuple(paths),
-        definitions=(),
-        edges=(),
-        sites=_sites(site for r in results.values() for site in r.sites),
-        unparsable=tuple(sorted(unparsable, key=lambda u: (u.path, u.line, u.column))),
-        lines=lines,
-        suppressions=ignored,
-        handlers={path: r.handlers for path, r in results.items() if r.handlers},
-        gates={path: r.gates for path, r in results.items() if r.gates},
-    )
-    return scan, pairs, owners
-
-
-def _guard(sites: list[Site], spans: Mapping[str, list[tuple[int, int]]]) -> list[Site]:
-    """Sites on lines that another module's flag guards (scan/flags.py) are guarded."""
-    if not spans:
-        return sites
-    return [
-        replace(site, guarded=True)
-        if not site.guarded
-        and any(a <= site.location.line <= b for a, b in spans.get(site.location.path, ()))
-        else site
-        for site in sites
-    ]
-
-
-def _import_edges(walked: list[FileFacts], resolver: Resolver) -> Iterable[Edge]:
-    """Importing a consumer module runs it (and its packages): an edge to each."""
-    for facts in walked:
-        for owner, target in facts.module_refs:
-            parts = target.split(".")
-            for i in range(1, len(parts) + 1):
-                module = ".".join(parts[:i])
-                if resolver.is_module(module):
-                    yield Edge(owner, module)
-
-
-def _merged(last: list[Any], edited: list[FileFacts]) -> list[Any]:
-    """The last scan's definitions as kept, those of the edited files as they are now
-    (their names are the same: part of their interface; only where they are may have
-    moved). KeyError for a kept one an edited file does not define."""
-    from auditor.scan.increment import defined_in
-
-    now: dict[str, dict[str, Any]] = {f.path: {} for f in edited}
-    for facts in edited:
-        for row in encode_list(facts.definitions, Definition):
-            now[facts.path].setdefault(row[0], row)
-    return [now[p][row[0]] if (p := defined_in(row)) in now else row for row in last]
-
-
-def _definitions(walked: list[FileFacts]) -> tuple[Definition, ...]:
-    unique: dict[str, Definition] = {}
-    for facts in walked:
-        for definition in facts.definitions:
-            unique.setdefault(definition.name, definition)
-    return tuple(sorted(unique.values(), key=lambda d: d.name))
-
-
-def _site_key(site: Site) -> tuple[str, int, int, str, str, str, int, int]:
-    loc = site.location
-    return (
-        loc.path, loc.line, loc.column, site.target, site.action.value, site.scope,
-        loc.end_line, loc.end_column,
-    )  # fmt: skip
-
-
-def _sites(sites: Iterable[Site]) -> tuple[Site, ...]:
-    return tuple(sorted(set(sites), key=_site_key))

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from auditor.model import Action, Edge, Site
 from auditor.scan.facts import CALLED, ITEM, UseKind
+from auditor.scan.loose import Loose
 from auditor.scan.values import ValueKind
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ class Instances:
     def __init__(self, values: Values, resolver: Resolver) -> None:
         self._values = values
         self._r = resolver
+        self._loose = Loose(values, resolver)
 
     def use(
         self, facts: FileFacts, use: Use, binding: Binding | None
@@ -51,6 +53,8 @@ class Instances:
                 return _partial(facts, use, binding, self._values, self._r), None
             return None, None
         value, steps = self._values.start(use.scope, use.root, binding, use.attrs)
+        if value is None:  # `param.mad()` on a parameter of unknown type: for `probable`
+            return self._loose.site(facts, use, binding), None
         asked = False  # the last step looked an attribute up in the provider
         for step in steps:
             if value is None:

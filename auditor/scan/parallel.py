@@ -103,7 +103,7 @@ def results_shared(
     Either way each share's results are those of the same maker in the same state, so they
     do not depend on the machine: values.py's memo cuts a cycle (`a = b`, `b = a`) where the
     lookups first meet it, so a file's results may depend on the files made before it with
-    the same memo (consumer._CrossFile.results: `make` a cross-file stage just built, before
+    the same memo (crossfile.CrossFile.results: `make` a cross-file stage just built, before
     any lookup; `fresh` builds another)."""
     if len(files) < MIN_FILES:
         return make(list(files))

@@ -130,6 +130,10 @@ class Resolver:
     def is_provider(self, path: str) -> bool:
         return root_of(path) in self._providers
 
+    def consumer_roots(self) -> frozenset[str]:
+        """The consumer's own top-level modules (scan/loose.py)."""
+        return frozenset(self._roots - self._providers)
+
     def may_matter(self, binding: Binding) -> bool:
         """Whether a binding can lead to the provider or the consumer (not `torch`...)."""
         return any(root_of(p) in self._roots for p in binding.paths)

@@ -32,6 +32,8 @@ class SourceKind(Enum):
     VALUE = "value"  # `x = expr`, `x := expr`: the value of the expression
     ANNOTATION = "annotation"  # `x: T`, `x: T = ...`, a parameter `x: T`: an instance of T
     ELEMENT = "element"  # `for x in expr`, `[... for x in expr]`: an element of the value
+    OVERRIDDEN = "overridden"  # an unannotated parameter of a method: what the provider
+    # method it overrides declares for it (reference: the method's and the parameter's name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,9 +25,12 @@ from auditor.scan.nodes import child_nodes, names_in, nodes_in
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 OPAQUE = frozenset({"globals", "locals", "vars", "exec", "eval"})  # may change any local
-Spread = tuple[tuple[str, ...], bool]  # keys certainly passed; whether every `**name` is whole
-NOTHING: Spread = ((), False)
+Written = tuple[tuple[str, ast.AST], ...]  # (key, the node that wrote it), first write first
+Spread = tuple[tuple[str, ...], bool, Written]  # keys certainly passed; whether every `**name`
+# is whole; where each key was written
+NOTHING: Spread = ((), False, ())
 Known = dict[str, tuple[set[str], bool]]  # name -> (certain keys, whether they are all)
+Where = dict[str, dict[str, ast.AST]]  # name -> key -> the node that wrote it
 
 
 def spread_keys(function: FunctionNode) -> dict[int, Spread]:
@@ -61,19 +64,21 @@ def display_keys(expr: ast.expr) -> tuple[str, ...] | None:
 def _body_spreads(body: list[ast.stmt], known: Known) -> dict[int, Spread]:
     shared = _Shared(body)
     out: dict[int, Spread] = {}
+    where: Where = {}
     for statement in body:
         if not known:  # nothing followed yet: only a dict display can start it (cheap)
             literal = _display(statement)
             if literal is not None:
                 known[literal[0]] = (literal[1], True)
+                where[literal[0]] = dict(literal[2])
             continue
         reads = _Reads(statement)
         if any(keys or whole for keys, whole in known.values()):
             for call in _calls(statement):
-                spread = _spread_of(call, known, statement, shared, reads)
+                spread = _spread_of(call, known, statement, shared, reads, where)
                 if spread is not None:
                     out[id(call)] = spread
-        _effects(statement, known, reads)
+        _effects(statement, known, reads, where)
     return out
 
 
@@ -107,7 +112,12 @@ class _Shared:
 
 
 def _spread_of(
-    call: ast.Call, known: Known, statement: ast.stmt, shared: _Shared, reads: _Reads
+    call: ast.Call,
+    known: Known,
+    statement: ast.stmt,
+    shared: _Shared,
+    reads: _Reads,
+    where: Where,
 ) -> Spread | None:
     """What the call's `**name` spreads carry, from the dicts followed that the statement
     holding the call leaves alone and no nested code mentions."""
@@ -119,7 +129,9 @@ def _spread_of(
     explicit = {k.arg for k in call.keywords if k.arg}
     keys = sorted(set().union(*(known[n][0] for n in followed)) - explicit)
     whole = len(followed) == len(names) and all(known[n][1] for n in followed)
-    return (tuple(keys), whole) if keys or whole else None
+    written = {k: node for n in reversed(followed) for k, node in where.get(n, {}).items()}
+    at = tuple((k, written[k]) for k in keys if k in written)
+    return (tuple(keys), whole, at) if keys or whole else None
 
 
 def _untouched(statement: ast.stmt, name: str, reads: _Reads) -> bool:
@@ -154,54 +166,79 @@ def _calls(node: ast.AST) -> list[ast.Call]:
     return found
 
 
-def _effects(statement: ast.stmt, known: Known, reads: _Reads) -> None:
+def _effects(statement: ast.stmt, known: Known, reads: _Reads, where: Where) -> None:
     """What a top-level statement does to the dicts followed."""
     added = _added(statement)
     if added is not None:
-        name, keys = added
+        name, keys, nodes = added
         if name in known:
             known[name] = (known[name][0] | keys, known[name][1])
+            for key, node in nodes:
+                where.setdefault(name, {}).setdefault(key, node)
         return
     literal = _display(statement)
     if literal is not None:
         known[literal[0]] = (literal[1], True)
+        where[literal[0]] = dict(literal[2])
         return
     for node in names_in(statement):
         if node.id in OPAQUE:
             known.clear()  # `globals()["kw"] = ...`, `exec(...)`: anything may change
+            where.clear()
             return
         if node.id in known and not reads(node):
             known.pop(node.id, None)  # changed, rebound or handed on: no longer known
+            where.pop(node.id, None)
 
 
-def _added(statement: ast.stmt) -> tuple[str, set[str]] | None:
-    """`d.setdefault("k", v)`, `d.update(k=v)`, `d["k"] = v` as a statement of its own."""
+def _added(statement: ast.stmt) -> tuple[str, set[str], Written] | None:
+    """`d.setdefault("k", v)`, `d.update(k=v)`, `d["k"] = v` as a statement of its own: the
+    dict's name, the keys, and the node that writes each."""
     if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
         call = statement.value
         func = call.func
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             if func.attr == "setdefault" and call.args and _literal(call.args[0]):
-                return func.value.id, {_literal(call.args[0]) or ""}
+                key = _literal(call.args[0]) or ""
+                return func.value.id, {key}, ((key, call.args[0]),)
             if func.attr == "update" and not call.args and all(k.arg for k in call.keywords):
-                return func.value.id, {k.arg for k in call.keywords if k.arg}
+                written = tuple((k.arg, k) for k in call.keywords if k.arg is not None)
+                return func.value.id, {k for k, _ in written}, written
     if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
         target = statement.targets[0]
         if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-            key = _literal(target.slice)
-            if key is not None and not _mentions(statement.value, target.value.id):
-                return target.value.id, {key}
+            item = _literal(target.slice)
+            if item is not None and not _mentions(statement.value, target.value.id):
+                return target.value.id, {item}, ((item, target),)
     return None
 
 
-def _display(statement: ast.stmt) -> tuple[str, set[str]] | None:
-    """`opts = {"a": 1}` or `opts = dict(a=1)`: a dict whose keys are all spelled."""
+def _display(statement: ast.stmt) -> tuple[str, set[str], Written] | None:
+    """`opts = {"a": 1}` or `opts = dict(a=1)`: a dict whose keys are all spelled, and the
+    node that spells each."""
     if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
         return None
     target = statement.targets[0]
     if not isinstance(target, ast.Name) or _mentions(statement.value, target.id):
         return None
     keys = display_keys(statement.value)
-    return (target.id, set(keys)) if keys is not None else None
+    if keys is None:
+        return None
+    return target.id, set(keys), _spelled(statement.value)
+
+
+def _spelled(display: ast.expr) -> Written:
+    """Where a dict display (or `dict(...)`) spells each key, the first of each."""
+    pairs: list[tuple[str | None, ast.AST]] = []
+    if isinstance(display, ast.Dict):
+        pairs = [(_literal(k), k) for k in display.keys if k is not None]
+    elif isinstance(display, ast.Call):
+        pairs = [(k.arg, k) for k in display.keywords]
+    found: dict[str, ast.AST] = {}
+    for key, node in pairs:
+        if key is not None:
+            found.setdefault(key, node)
+    return tuple(found.items())
 
 
 def _spread_or_read(statement: ast.stmt) -> dict[int, bool]:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from auditor.provider.paths import PARAMETER
 from auditor.scan.calls import dotted_chain, reference
 from auditor.scan.facts import CALLED, EACH, ITEM, OPS
 from auditor.scan.scopes import SourceKind, is_plain_variable
@@ -404,6 +405,10 @@ class Values:
                 return Value(ValueKind.DEF, prefix), tuple(parts[i:])
         return None, ()
 
+    def store_count(self, scope: Scope, name: str) -> int:
+        """How many stores bind `name` in `scope` (a parameter is one)."""
+        return len(self._stores(scope, name))
+
     def _stores(self, scope: Scope, name: str) -> list[Source | None]:
         return self._names.get((id(scope), name), [])
 
@@ -427,6 +432,8 @@ class Values:
         if source.kind is SourceKind.ANNOTATION:
             assert source.annotation is not None
             return self.annotation(source.scope, source.annotation.node)
+        if source.kind is SourceKind.OVERRIDDEN:
+            return self._overridden(source)
         found = source.reference
         if found is None:
             return None  # neither a name nor a chain: nothing we follow
@@ -434,6 +441,22 @@ class Values:
             iterable = self.reference(source.scope, found)
             return self.item(iterable, EACH) if iterable is not None else None
         return self.reference(source.scope, found)
+
+    def _overridden(self, source: Source) -> Value | None:
+        """An unannotated parameter of a consumer method that overrides a method of its
+        first provider base (no consumer base defines it): what the provider's method
+        declares for the parameter of that name (`Base().on_end.@trainer`, resolved by the
+        provider, which passes it)."""
+        cls, found = source.scope.method_of, source.reference
+        if cls is None or found is None or len(found[1]) != 1:
+            return None
+        method, (param,) = found
+        if any(self._r.class_member(b, method, frozenset()) for b in self._r.ancestors(cls)[1:]):
+            return None  # a consumer base's method is what it overrides
+        base = self._r.first_provider(cls)
+        if base is None:
+            return None
+        return Value(ValueKind.PROVIDER, f"{base}{CALLED}.{method}.{PARAMETER}{param}")
 
     def _once(self, key: object, compute: Callable[[], Value | None]) -> Value | None:
         if key in self._memo:

@@ -21,7 +21,7 @@ import re
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from auditor.model import Definition, Edge, ParamKind
+from auditor.model import Definition, Edge, Location, ParamKind
 from auditor.provider import forwards
 from auditor.scan import flags, results, spreads
 from auditor.scan.calls import call_chain, call_shape, dotted_chain, reference, super_call
@@ -168,11 +168,15 @@ class Walker(Guarding):
             self._named.add(key)
             self.facts.uses.append(Use(self.scope, root, attrs, UseKind.NAME, None, self.guarded))
 
+    def _locate(self, node: ast.AST) -> Location:
+        """Where a node is (a key written into a dict a call spreads)."""
+        return self.facts.positions.location(span_of(node))  # type: ignore[arg-type]
+
     def _call_facts(self, node: ast.Call) -> CallFacts:
         args = node.args
         first = args[0] if args and not isinstance(args[0], ast.Starred) else None
         return CallFacts(
-            call_shape(node, self.facts.spreads(node)),
+            call_shape(node, self.facts.spreads(node), self._locate),
             self.facts.result_use(node),
             first is not None,
             reference(first) if first is not None else None,
@@ -240,7 +244,10 @@ class Walker(Guarding):
         self.facts.spread_keys.update(spreads.spread_keys(node))
         self.facts.results.update(results.result_uses(node))
         scope = self._child_scope("function", path)
-        self._bind_parameters(scope, params)
+        method = self.scope.kind == "class" and self.klass is not None
+        static = any(dotted_chain(d) == ("staticmethod",) for d in node.decorator_list)
+        hook = method and not static and not node.name.startswith("__")  # the provider calls
+        self._bind_parameters(scope, params, node.name if hook else None)  # it, not Python
         if self.scope.kind == "class" and self.klass is not None:
             self._method(node, scope, function)
         with self._entered(scope), self._context(guarded=skipped):
@@ -285,12 +292,19 @@ class Walker(Guarding):
             for arg, kind, default in every
         )
 
-    def _bind_parameters(self, scope: Scope, params: tuple[Parameter, ...]) -> None:
-        """Parameters are stores; an annotated one holds an instance of its annotation."""
-        for param in params:
+    def _bind_parameters(
+        self, scope: Scope, params: tuple[Parameter, ...], method: str | None = None
+    ) -> None:
+        """Parameters are stores; an annotated one holds an instance of its annotation; an
+        unannotated one of a method (`method`: its name; the receiver aside) what the
+        provider method it may override declares for it (values.py decides)."""
+        for index, param in enumerate(params):
             source = None  # `*args`, `**kwargs`: a tuple or a dict, nothing we follow
             if param.annotation is not None and param.kind not in _VARIADIC:
                 source = Source(SourceKind.ANNOTATION, param.annotation, self.scope, self.guarded)
+            elif method is not None and index > 0 and param.kind not in _VARIADIC:
+                named = (method, (param.name,))
+                source = Source(SourceKind.OVERRIDDEN, None, scope, self.guarded, named)
             self._bind(scope, param.name, source, fallback=False)
 
     def _method(self, node: FunctionNode, scope: Scope, function: FunctionFacts) -> None:
@@ -546,7 +560,10 @@ class Walker(Guarding):
         found_super = super_call(node.func) if chain is None else None
         if found_super is not None:
             self._super(
-                found_super[0], found_super[1], node, call_shape(node, self.facts.spreads(node))
+                found_super[0],
+                found_super[1],
+                node,
+                call_shape(node, self.facts.spreads(node), self._locate),
             )
             self.visit(found_super[1])
         elif chain is not None:

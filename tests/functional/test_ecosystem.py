@@ -70,8 +70,7 @@ def test_outcomes_findings_and_exit_status(tmp_path: Path) -> None:
     error = next(c for c in data["consumers"] if c["spec"] == MISSING)["error"]
     assert "is not a folder" in error and "\n" not in error
     symbols = {s["symbol"]: (s["consumers"], s["sites"]) for s in data["symbols"]}
-    # one call with three findings (too many positional, two missing arguments): one site
-    assert symbols["acme.build"] == (1, 1)
+    assert symbols["acme.build"] == (1, 1)  # one cause, one finding: keyword-only now
     assert list(symbols) == sorted(symbols, key=lambda s: (-symbols[s][0], -symbols[s][1], s))
 
 

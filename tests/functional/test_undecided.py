@@ -101,6 +101,54 @@ def test_undecided_sites_are_counted_listed_and_carried(
     assert to_dict(kept, undecided=True)["undecided"] == full["undecided"]
 
 
+HOOKS = (
+    "class Trainer:\n    def fit(self, model):\n        return model\n\n\n"
+    "class Callback:\n"
+    "    def on_end(self, trainer: Trainer, logs=None):\n        return None\n\n\n"
+    "def run(callback):\n    return callback.on_end(Trainer(), {})\n"
+)
+OVERRIDES = (
+    "import acme\n\n\n"
+    "class Mine(acme.Callback):\n"
+    "    def on_end(self, trainer, logs=None):\n"
+    "        logs.get('x')\n"  # a parameter the provider declares no type for: not counted
+    "        return trainer.fit(1)\n"  # typed from the provider's method: decided
+    "    def own(self, thing):\n"
+    "        return thing.fit(1)\n"  # the consumer's own method's parameter: not counted
+    "\n\ndef spread(frame):\n"
+    "    return frame.mad()\n"  # only the `probable` rule asks: never counted
+)
+
+
+def test_only_what_the_provider_passes_counts_as_a_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An override's parameter adds a site only where the provider declares its type; the
+    questions of the `probable` rule are never sites (nor undecided)."""
+    machine.isolate(monkeypatch)
+    folders = []
+    for version in ("0.1", "0.2"):
+        (tmp_path / f"acme-{version}" / "acme").mkdir(parents=True)
+        (tmp_path / f"acme-{version}" / "acme" / "__init__.py").write_text(HOOKS, "utf-8")
+        folders.append(tmp_path / f"acme-{version}")
+    widget = tmp_path / "consumer" / "widget"
+    widget.mkdir(parents=True)
+    (widget / "__init__.py").write_text(OVERRIDES, encoding="utf-8")
+    args = [
+        "--against",
+        f"acme @ {folders[1].as_uri()}",
+        "--baseline",
+        f"acme @ {folders[0].as_uri()}",
+    ]
+    common = [str(widget), *args, "--cache-dir", str(tmp_path / "cache")]
+    report = json.loads(invoke(*common, "--format", "json", "--show-unknown").stdout)
+    assert report["findings"] == []
+    assert report["stats"]["undecided"] == 0 and report.get("undecided", []) == []
+    # the import, the subclass, the two overrides and `trainer.fit`; not `logs.get`,
+    # `thing.fit` nor `frame.mad`
+    assert report["stats"]["sites"] == 5, report["stats"]
+
+
 def test_an_element_typed_by_a_type_variable_is_undecided_not_an_internal_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

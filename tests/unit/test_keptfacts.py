@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from auditor.model import Unparsable, text_digest
 from auditor.scan import ScanStore, consumer, scan_cached
-from auditor.scan.consumer import _assemble, _walk_file
+from auditor.scan.consumer import _walk_file
+from auditor.scan.crossfile import assemble as _assemble
 from auditor.scan.facts import FileFacts, Positions, parse_expr
 from auditor.scan.keptfacts import FactsStore, decode_facts, encode_facts, facts_key
 from auditor.scan.source import parse_source, split_lines

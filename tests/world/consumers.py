@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import tarfile
@@ -35,6 +36,17 @@ SKIPPED_TOP = frozenset(
     {"tests", "test", "testing", "docs", "doc", "examples", "example", "benchmarks", "bench",
      "setup", "conftest", "build", "dist", "scripts", "tools"}
 )  # fmt: skip
+
+
+TEST_PACKAGE = re.compile(r"^(tests?_.+|.+_tests?|testing_.+)$")  # an sdist's test package
+
+
+def _judged_top(name: str) -> bool:
+    """Whether a top-level name of an sdist is one the judge reads: not the project's tests,
+    docs or tools, by name (`tests`, `test_haystack`, `haystack_tests`), which its wheel
+    does not install and no dependent of it imports."""
+    stem = name.lower()
+    return stem not in SKIPPED_TOP and not TEST_PACKAGE.match(stem)
 
 
 class ConsumerError(Exception):
@@ -122,10 +134,24 @@ def _sdist_layout(dest: Path) -> tuple[Path, tuple[str, ...]]:
     tops = [
         p
         for p in sorted(root.iterdir())
-        if p.stem.lower() not in SKIPPED_TOP
+        if _judged_top(p.stem)
         and ((p.is_dir() and (p / "__init__.py").is_file()) or p.suffix == ".py")
     ]
     return root, _py_files(root, tops)
+
+
+def extract(archive: Path, dest: Path, kind: str) -> tuple[Path, tuple[str, ...]]:
+    """The `.py` members of a wheel or an sdist (`kind`) extracted under `dest`: the import
+    root and the files under it that the judge reads (an sdist's top-level packages only)."""
+    try:
+        if archive.suffix in (".whl", ".zip"):
+            _extract_zip(archive, dest)
+        else:
+            _extract_tar(archive, dest)
+    except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError) as exc:
+        raise ConsumerError(f"{archive.name}: {exc}") from exc
+    dest.mkdir(parents=True, exist_ok=True)
+    return _wheel_layout(dest) if kind == "wheel" else _sdist_layout(dest)
 
 
 # --------------------------------------------------------------------------- downloads
@@ -213,16 +239,7 @@ def consumer_sources(work: Path, pip_python: Path, name: str, version: str) -> S
             break
     if archive is None:
         raise ConsumerError(f"{name}=={version}: no wheel or sdist found on the index")
-    extracted = folder / "src"
-    try:
-        if archive.suffix in (".whl", ".zip"):
-            _extract_zip(archive, extracted)
-        else:
-            _extract_tar(archive, extracted)
-    except (OSError, zipfile.BadZipFile, tarfile.TarError) as exc:
-        raise ConsumerError(f"{archive.name}: {exc}") from exc
-    extracted.mkdir(parents=True, exist_ok=True)
-    root, files = _wheel_layout(extracted) if kind == "wheel" else _sdist_layout(extracted)
+    root, files = extract(archive, folder / "src", kind)
     kept = {"kind": kind, "archive": archive.name, "root": root.relative_to(folder).as_posix(),
             "files": list(files)}  # fmt: skip
     record.write_text(json.dumps(kept, indent=1, sort_keys=True), encoding="utf-8")

@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tests.world import verdicts
+from tests.world import undecided, verdicts
 from tests.world.common import (
     manifest_of,
     parser,
@@ -183,13 +183,17 @@ class ConsumerJudge:
         if self.sources is None:
             findings = [_unjudged(f, f"sources: {self.error}") for f in _errors(self.row)]
         breaks, counts = [], {"total": 0}
+        index, undecided_touchpoints = self._undecided_index(), 0
         for scan in self.scans.values():
             for tp in scan.touchpoints:
                 judged = verdicts.decide_touchpoint(tp, answers)
                 counts["total"] += 1
                 counts[judged.status] = counts.get(judged.status, 0) + 1
+                here = undecided.sites_at(tp, index) if index is not None else []
+                undecided_touchpoints += 1 if here else 0
                 if judged.status == "break":
-                    breaks.append(self._break(tp, judged))
+                    causes = None if index is None else undecided.causes(here)
+                    breaks.append({**self._break(tp, judged), "undecided": causes})
         return {
             "spec": self.row["spec"],
             "outcome": self.row.get("outcome"),
@@ -203,8 +207,21 @@ class ConsumerJudge:
             "sources_error": self.error,
             "findings": findings,
             "touchpoints": counts,
+            "undecided": None if index is None else {
+                "touchpoints": undecided_touchpoints,
+                "sites": len(self.row.get("undecided_sites") or []),
+                "located": sum(len(v) for v in index.values()),
+            },
             "breaks": sorted(breaks, key=_break_order),
         }  # fmt: skip
+
+    def _undecided_index(self) -> dict[tuple[str, int], list[dict[str, Any]]] | None:
+        """The tool's undecided sites by (file, line); None when the report does not say."""
+        if not undecided.measured(self.row):
+            return None
+        sources = self.sources
+        locate = sources.locate if sources is not None else (lambda _: None)
+        return undecided.site_index(self.row["undecided_sites"], locate)
 
     def _finding(
         self, finding: dict[str, Any], plan: verdicts.Plan, path: str | None,

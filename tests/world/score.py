@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tests.world import suitescore
+from tests.world import suitescore, undecided
 from tests.world.common import (
     REPO,
     manifest_of,
@@ -76,6 +76,8 @@ def miss_cause(brk: dict[str, Any], outcome: str | None) -> str:
             return "unresolved by the tool"
         if status == "new":
             return f"reported as {kind}"
+    if brk.get("undecided"):
+        return f"undecided by the tool ({', '.join(brk['undecided'])})"
     target = brk.get("target") or {}
     if target.get("hook"):
         return "raised by a __getattr__"
@@ -129,6 +131,7 @@ def _empty() -> dict[str, Any]:
         "breaks": 0,
         "found": 0,
         "guarded_breaks": 0,
+        **undecided.empty_counts(),
     }
 
 
@@ -142,7 +145,7 @@ def _rates(counts: dict[str, Any]) -> dict[str, Any]:
     judged = counts["confirmed"] + counts["refuted"]
     counts["precision"] = round(counts["confirmed"] / judged, 4) if judged else None
     counts["recall"] = round(counts["found"] / counts["breaks"], 4) if counts["breaks"] else None
-    return counts
+    return undecided.rates(counts)
 
 
 def score_upgrade(
@@ -152,6 +155,7 @@ def score_upgrade(
     counts = _empty()
     counts["upgrades"] = 1
     rows: dict[str, list[dict[str, Any]]] = {"findings": [], "breaks": [], "failures": []}
+    rows["undecided_causes"] = undecided.count(upgrade, counts, judged, report)
     consumers = report.get("consumers", [])
     counts["audits"] = len(consumers)
     for row in consumers:
@@ -221,6 +225,7 @@ def score(manifest: Any, work: Path) -> dict[str, Any]:
     upgrades, families = [], {}
     overall = _empty()
     lists: dict[str, list[dict[str, Any]]] = {"findings": [], "breaks": [], "failures": []}
+    lists["undecided_causes"] = []
     for upgrade in manifest.upgrades:
         found = outputs(upgrade, work / "upgrades" / upgrade.id)
         scored: dict[str, Any] | str = found if isinstance(found, str) else ""
@@ -256,11 +261,11 @@ def _results(
     from auditor import __version__
 
     findings, breaks = _sorted(lists["findings"]), _sorted(lists["breaks"])
-    undecided: dict[str, int] = {}
+    undecidable: dict[str, int] = {}
     for f in findings:
         if f["verdict"] == "undecidable":
             label = reason_class(f.get("reason", ""))
-            undecided[label] = undecided.get(label, 0) + 1
+            undecidable[label] = undecidable.get(label, 0) + 1
     try:
         manifest_name = manifest.path.resolve().relative_to(REPO).as_posix()
     except ValueError:
@@ -280,7 +285,9 @@ def _results(
         "breaks": breaks,
         "misses": [b for b in breaks if not b["guarded"] and not b["found"]],
         "guarded_breaks": [b for b in breaks if b["guarded"]],
-        "undecidable_reasons": dict(sorted(undecided.items())),
+        "undecidable_reasons": dict(sorted(undecidable.items())),
+        "undecided_by_cause": undecided.by_cause(lists["undecided_causes"], overall),
+        "undecided_causes": sorted(lists["undecided_causes"], key=undecided.cause_order),
     }
 
 
@@ -364,6 +371,7 @@ def render(results: dict[str, Any]) -> str:
     ]
     fam_rows = [[cell(f["family"]), *_count_cells(f)] for f in results["families"]]
     out += _table(["family", *_HEADS], fam_rows)
+    out += ["", low_recall_line(results)]
     out += ["", "### Per upgrade", ""]
     up_rows = []
     for u in results["upgrades"]:
@@ -376,9 +384,88 @@ def render(results: dict[str, Any]) -> str:
                 cells[3:] = [f"static-only: {cell(u['judge_note'])}", *[""] * (len(cells) - 4)]
             up_rows.append([name, *cells])
     out += _table(["upgrade", *_HEADS], up_rows)
+    out += _undecided_tables(results) + _by_cause(results)
     out += _failures(results) + _false_alarms(results) + _misses(results)
     out += _guarded(results) + _undecided(results) + _suites_section(results)
     return "\n".join([*out, END]) + "\n"
+
+
+LOW_RECALL = (3, 0.80)  # issue 36: recall at least 0.80 in every family with 3 or more breaks
+
+
+def low_recall_line(results: dict[str, Any]) -> str:
+    """The families with enough breaks to measure whose recall is under the bar."""
+    least, bar = LOW_RECALL
+    low = [f for f in results["families"] if f["breaks"] >= least and f["recall"] < bar]
+    head = f"Families with {least} or more breaks and recall under {bar:.2f}"
+    if not low:
+        return f"{head}: none."
+    named = ", ".join(f"{f['family']} ({f['recall']:.2f} of {f['breaks']})" for f in low)
+    return f"{head}: {cell(named)}."
+
+
+_UNDECIDED_HEADS = ("audits measured", "call sites", "undecided sites", "share",
+                    "touchpoints", "undecided touchpoints", "share", "undecided breaks",
+                    "of them missed")  # fmt: skip
+
+
+def _undecided_cells(row: dict[str, Any]) -> list[str]:
+    if not row.get("undecided_audits") and not row.get("undecided_consumers"):
+        return [f"not measured (0 of {row['audits']})", *[""] * (len(_UNDECIDED_HEADS) - 1)]
+    touch = bool(row["undecided_consumers"])
+    return [
+        f"{row['undecided_audits']} of {row['audits']}",
+        str(row["call_sites"]),
+        str(row["undecided_sites"]),
+        _percent(row["undecided_site_share"]),
+        str(row["measured_touchpoints"]) if touch else "not measured",
+        str(row["undecided_touchpoints"]) if touch else "",
+        _percent(row["undecided_touchpoint_share"]) if touch else "",
+        str(row["undecided_breaks"]) if touch else "",
+        str(row["undecided_misses"]) if touch else "",
+    ]
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def _undecided_tables(results: dict[str, Any]) -> list[str]:
+    o = results["overall"]
+    out = ["", "### Undecided", ""]
+    if not o.get("undecided_audits") and not o.get("undecided_consumers"):
+        return [*out, "Not measured: no ecosystem report of this run lists its undecided sites."]
+    out += [
+        f"Call sites undecided: {_percent(o['undecided_site_share'])} ({o['undecided_sites']} "
+        f"of {o['call_sites']}, {o['undecided_audits']} of {o['audits']} audits measured); "
+        f"touchpoints undecided: {_percent(o['undecided_touchpoint_share'])} "
+        f"({o['undecided_touchpoints']} of {o['measured_touchpoints']}); "
+        f"{o['undecided_breaks']} breaks are undecided touchpoints, {o['undecided_misses']} of "
+        "them missed.",
+        "",
+        "A site is undecided when the tool could not decide it (never a finding); a touchpoint "
+        "is undecided when its file and line carry one; an undecided break is a break the judge "
+        "found on such a touchpoint, outside any guard (the misses hidden in undecided are those "
+        "of them the run did not report). An audit whose report does not list its undecided "
+        "sites is not measured, never counted as 0%.",
+        "",
+    ]
+    fam = [[cell(f["family"]), *_undecided_cells(f)] for f in results["families"]]
+    out += [*_table(["family", *_UNDECIDED_HEADS], fam), ""]
+    ups = [[cell(u["id"]), *_undecided_cells(u)] for u in results["upgrades"] if u["run"]]
+    return out + _table(["upgrade", *_UNDECIDED_HEADS], ups)
+
+
+def _by_cause(results: dict[str, Any]) -> list[str]:
+    rows = results.get("undecided_by_cause", [])
+    if not rows:
+        return []
+    out = ["", "### Undecided sites by cause", ""]
+    cells = [[cell(r["cause"]), str(r["sites"]), _percent(r["of_undecided"]),
+              _percent(r["of_call_sites"])] for r in rows]  # fmt: skip
+    return out + _table(
+        ["cause", "undecided sites", "of the undecided", "of the call sites"], cells
+    )
 
 
 def _failures(results: dict[str, Any]) -> list[str]:

@@ -1,6 +1,6 @@
-"""Choose each upgrade's dependents in tests/world/manifest.toml by the rule of docs/world.md.
+"""Choose each upgrade's dependents in tests/world/manifest.toml by the rules of docs/world.md.
 
-For every `[[upgrade]]` the rule walks its `candidates` (the pool, written down before any
+Rule 1: for every `[[upgrade]]` the rule walks its `candidates` (the pool, written down before any
 selection) in name order and, for each, takes its newest final release uploaded before the
 provider's `target` release was (the first upload of any of the target's files). The candidate is
 kept when
@@ -20,19 +20,29 @@ with the clause that left it out ("(0)" for one with no page or no release befor
 both on the index, the baseline older, and each with a file pip can install on CPython 3.11 on
 Linux x86_64 (a warning otherwise: the judge cannot install it; `judge` then says so).
 
-The index is the one pip is configured with (auditor.sources.pipconf: PIP_INDEX_URL, pip's config
-files, else pip's own default read at run time); only named projects' pages are asked for, through
-the simple API's JSON form (PEP 691, with the upload times of PEP 700). Every answer is cached in
-~/.cache/drift-audit-world/index/ (DRIFT_AUDIT_WORLD_CACHE overrides the folder), so a rerun makes
-no request; `--offline` forbids requests altogether.
+Rule 2 (select_named.py): when the upgrade's `named` lists what its release notes give as removed
+or changed, the rest of the pool is walked the same way, and a candidate that passes (a), (b),
+(c) is kept when the judge's touchpoint scan finds an unguarded touchpoint of a named name in
+the files the judge reads of it (`release_sources`: the whole file, read once, laid out by
+consumers.py); the walk stops once the expected breaks (those touchpoints, over every dependent)
+reach select_named.TARGET. Rule 2's dependents follow rule 1's; `named_dependents` says why each
+was kept, `expected_breaks` how many; "(2)" in `skipped` is a candidate rule 2 left out.
 
-    python tests/world/select_dependents.py            # rewrite dependents and skipped
+The index (simple_index.py) is the one pip is configured with (auditor.sources.pipconf:
+PIP_INDEX_URL, pip's config files, else pip's own default read at run time); only named projects'
+pages are asked for, through the simple API's JSON form (PEP 691, with the upload times of PEP
+700). Every answer is cached in ~/.cache/drift-audit-world/index/ (DRIFT_AUDIT_WORLD_CACHE
+overrides the folder), rule 2's files and hits too, so a rerun makes no request; `--offline`
+forbids requests altogether.
+
+    python tests/world/select_dependents.py            # rewrite dependents, skipped (both rules)
     python tests/world/select_dependents.py --check    # exit 1 if the committed ones differ
     python tests/world/select_dependents.py --only numpy-1.24 --check
 
 The manifest is rewritten whole, in one canonical layout (keys in a fixed order, one array item a
 line, unknown keys kept after the known ones), so a rerun on unchanged inputs changes nothing.
-Only the standard library and `packaging` are used (and the repository's pipconf module).
+Only the standard library and `packaging` are used (and the repository's pipconf module, and
+for rule 2 the harness's own touchpoint scan and consumers' layout, which import neither).
 """
 
 from __future__ import annotations
@@ -40,36 +50,20 @@ from __future__ import annotations
 import argparse
 import difflib
 import email.parser
-import gzip
-import hashlib
 import io
 import json
 import os
-import ssl
-import struct
 import sys
 import tarfile
-import time
-import urllib.error
-import urllib.parse
-import urllib.request
+import tempfile
 import zipfile
-import zlib
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from packaging.requirements import InvalidRequirement, Requirement
-from packaging.tags import Tag, compatible_tags, cpython_tags
-from packaging.utils import (
-    InvalidSdistFilename,
-    InvalidWheelFilename,
-    canonicalize_name,
-    parse_sdist_filename,
-    parse_wheel_filename,
-)
-from packaging.version import InvalidVersion, Version
+from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -77,13 +71,27 @@ else:  # drift-audit's own fallback (pyproject.toml)
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a script: rule 2 reads the judge's own scan
+    sys.path.insert(0, str(ROOT))
+
+from tests.world import select_named  # noqa: E402
+from tests.world.consumers import ConsumerError, extract  # noqa: E402
+from tests.world.simple_index import (  # noqa: E402
+    DistFile,
+    Index,
+    Offline,
+    dist_files,
+    first_upload,
+    installable,
+    rank,
+    releases,
+)
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
 MANIFEST = ROOT / "tests" / "world" / "manifest.toml"
 N = 12  # dependents per upgrade
-SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
-MAX_SDIST = 64 << 20  # an sdist read whole for its metadata and member list, at most
-TAIL = 1 << 16  # bytes of a wheel's end read first (the central directory is usually inside)
-TIMEOUT = 60
-TRIES = 4
 
 # Distributions that are the provider under another name (clause (c)), by provider.
 FORKS: dict[str, tuple[str, ...]] = {
@@ -92,16 +100,6 @@ FORKS: dict[str, tuple[str, ...]] = {
     "torch": ("torch-cpu",),
 }
 
-# The tags of CPython 3.11 on Linux x86_64, the judge's interpreter, most specific first.
-_PLATFORMS = [f"manylinux_2_{m}_x86_64" for m in range(39, 4, -1)] + [
-    "manylinux2014_x86_64",
-    "manylinux2010_x86_64",
-    "manylinux1_x86_64",
-    "linux_x86_64",
-]
-JUDGE_TAGS: frozenset[Tag] = frozenset(
-    [*cpython_tags((3, 11), platforms=_PLATFORMS), *compatible_tags((3, 11), "cp311", _PLATFORMS)]
-)
 
 KNOWN_KEYS = (
     "id",
@@ -111,9 +109,13 @@ KNOWN_KEYS = (
     "target",
     "import_names",
     "why",
+    "named_from",
+    "named",
     "pool",
     "candidates",
     "dependents",
+    "named_dependents",
+    "expected_breaks",
     "skipped",
     "judge",
     "judge_note",
@@ -122,304 +124,13 @@ KNOWN_KEYS = (
 HEADER = """\
 # The world harness's upgrades: real provider releases and their real dependents.
 # `candidates` is each upgrade's pool, written down before selection (its source in `pool`);
-# `dependents` and `skipped` are what the rule of docs/world.md ("Choosing dependents") gives,
-# computed by tests/world/select_dependents.py (`--check` fails when they differ). Edit the
-# candidates, never the selection; the script rewrites this file in this layout.
+# `dependents` and `skipped` are what the rules of docs/world.md ("Choosing dependents") give,
+# computed by tests/world/select_dependents.py (`--check` fails when they differ): rule 1's
+# first, then rule 2's, which are also in `named_dependents`, each with the touchpoint of a name
+# in `named` (the names the release notes give as removed or changed, read where `named_from`
+# says) that kept it. Edit the candidates and the named, never the selection; the script
+# rewrites this file in this layout.
 """
-
-
-class Offline(Exception):
-    """A request the cache cannot answer while --offline."""
-
-
-# ---------------------------------------------------------------------------------- the index
-
-
-class Index:
-    """Named projects' pages and files of one index, each answer cached on disk for good."""
-
-    def __init__(self, url: str, cache: Path, cert: str | None, offline: bool) -> None:
-        self.url = url.rstrip("/") + "/"
-        self.cache = cache
-        self.offline = offline
-        self.context = ssl.create_default_context(cafile=cert) if cert else None
-        self.requests = 0
-
-    # The cache: one gzip file per (URL, what was asked); an answer that is a 404 is kept too.
-    def _path(self, key: str) -> Path:
-        digest = hashlib.sha256(key.encode()).hexdigest()
-        return self.cache / digest[:2] / f"{digest}.gz"
-
-    def _cached(self, key: str) -> bytes | None:
-        path = self._path(key)
-        if path.exists():
-            return gzip.decompress(path.read_bytes())
-        return None
-
-    def _store(self, key: str, body: bytes) -> None:
-        path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_bytes(gzip.compress(body, mtime=0))
-        tmp.replace(path)
-
-    def _get(self, url: str, headers: dict[str, str]) -> tuple[int, bytes]:
-        if self.offline:
-            raise Offline(url)
-        request = urllib.request.Request(url, headers={"User-Agent": "drift-audit-world/1"})
-        for name, value in headers.items():
-            request.add_header(name, value)
-        for attempt in range(TRIES):
-            try:
-                self.requests += 1
-                with urllib.request.urlopen(request, timeout=TIMEOUT, context=self.context) as r:
-                    return r.status, r.read()
-            except urllib.error.HTTPError as exc:
-                if exc.code == 404:
-                    return 404, b""
-                if exc.code < 500 or attempt == TRIES - 1:
-                    raise
-            except (urllib.error.URLError, TimeoutError, ConnectionError):
-                if attempt == TRIES - 1:
-                    raise
-            time.sleep(2**attempt)
-        raise AssertionError("unreachable")
-
-    def page(self, name: str) -> dict[str, Any] | None:
-        """The simple API's JSON page of a project, None when the index has no such project."""
-        url = f"{self.url}{canonicalize_name(name)}/"
-        key = f"page {url}"
-        body = self._cached(key)
-        if body is None:
-            status, body = self._get(url, {"Accept": SIMPLE_JSON})
-            body = b"" if status == 404 else body
-            self._store(key, body)
-        if not body:
-            return None
-        data: dict[str, Any] = json.loads(body)
-        for entry in data.get("files", []):
-            entry["url"] = urllib.parse.urljoin(url, entry["url"])
-        return data
-
-    def metadata(self, file: DistFile) -> bytes:
-        """A wheel's METADATA as the index serves it beside the wheel (PEP 658)."""
-        key = f"metadata {file.url}"
-        body = self._cached(key)
-        if body is None:
-            status, body = self._get(file.url + ".metadata", {})
-            if status == 404:
-                raise LookupError(f"{file.filename}: the advertised .metadata is missing")
-            expected = file.metadata_sha256
-            if expected and hashlib.sha256(body).hexdigest() != expected:
-                raise LookupError(f"{file.filename}: .metadata does not match its sha256")
-            self._store(key, body)
-        return body
-
-    def whole(self, file: DistFile) -> bytes:
-        """A whole file (an sdist), checked against the sha256 the page gives."""
-        if file.size and file.size > MAX_SDIST:
-            raise LookupError(f"{file.filename}: {file.size} bytes, more than read whole")
-        key = f"file {file.url}"
-        body = self._cached(key)
-        if body is None:
-            status, body = self._get(file.url, {})
-            if status == 404:
-                raise LookupError(f"{file.filename}: missing")
-            if file.sha256 and hashlib.sha256(body).hexdigest() != file.sha256:
-                raise LookupError(f"{file.filename}: does not match its sha256")
-            self._store(key, body)
-        return body
-
-    def zip_names(self, file: DistFile) -> list[str]:
-        """A wheel's member names, from its central directory, read by byte ranges."""
-        return [entry[0] for entry in self.zip_entries(file)]
-
-    def zip_entries(self, file: DistFile) -> list[list[Any]]:
-        """[name, local header offset, compressed size, method] of each member of a wheel."""
-        key = f"entries {file.url}"
-        body = self._cached(key)
-        if body is None:
-            body = json.dumps(self._read_central_directory(file)).encode()
-            self._store(key, body)
-        result: list[list[Any]] = json.loads(body)
-        return result
-
-    def zip_member(self, file: DistFile, name: str) -> bytes:
-        """One member of a wheel, read by byte ranges (its local header, then its data)."""
-        key = f"member {file.url} {name}"
-        body = self._cached(key)
-        if body is None:
-            entry = next(e for e in self.zip_entries(file) if e[0] == name)
-            _, offset, csize, method = entry
-            header = self._range(file.url, offset, offset + 30)
-            name_len, extra_len = struct.unpack("<HH", header[26:30])
-            start = offset + 30 + name_len + extra_len
-            data = self._range(file.url, start, start + csize) if csize else b""
-            if method == 8:
-                body = zlib.decompress(data, -15)
-            elif method == 0:
-                body = data
-            else:
-                raise LookupError(f"{file.filename}: {name} is compressed by method {method}")
-            self._store(key, body)
-        return body
-
-    def _range(self, url: str, start: int, end: int) -> bytes:
-        status, body = self._get(url, {"Range": f"bytes={start}-{end - 1}"})
-        if status == 206:
-            return body
-        if status == 200:  # the server ignored the range: it sent everything
-            return body[start:end]
-        raise LookupError(f"{url}: answered {status} to a range request")
-
-    def _read_central_directory(self, file: DistFile) -> list[str]:
-        size = file.size
-        if not size:
-            raise LookupError(f"{file.filename}: the page gives no size")
-        start = max(0, size - TAIL)
-        tail = self._range(file.url, start, size)
-        at = tail.rfind(b"PK\x05\x06")
-        if at < 0:
-            raise LookupError(f"{file.filename}: no end of central directory in its last bytes")
-        cd_size, cd_offset = struct.unpack("<II", tail[at + 12 : at + 20])
-        if cd_offset == 0xFFFFFFFF or cd_size == 0xFFFFFFFF:  # zip64
-            loc = tail.rfind(b"PK\x06\x07", 0, at)
-            if loc < 0:
-                raise LookupError(f"{file.filename}: zip64 without its locator")
-            (eocd64,) = struct.unpack("<Q", tail[loc + 8 : loc + 16])
-            record = self._range(file.url, eocd64, eocd64 + 56)
-            cd_size, cd_offset = struct.unpack("<QQ", record[40:56])
-        if cd_offset >= start:
-            directory = tail[cd_offset - start : cd_offset - start + cd_size]
-        else:
-            directory = self._range(file.url, cd_offset, cd_offset + cd_size)
-        entries = []
-        pos = 0
-        while pos + 46 <= len(directory) and directory[pos : pos + 4] == b"PK\x01\x02":
-            (method,) = struct.unpack("<H", directory[pos + 10 : pos + 12])
-            (csize,) = struct.unpack("<I", directory[pos + 20 : pos + 24])
-            name_len, extra_len, comment_len = struct.unpack("<HHH", directory[pos + 28 : pos + 34])
-            (offset,) = struct.unpack("<I", directory[pos + 42 : pos + 46])
-            name = directory[pos + 46 : pos + 46 + name_len].decode("utf-8", "replace")
-            if csize == 0xFFFFFFFF or offset == 0xFFFFFFFF:  # the zip64 extra field says
-                extra = directory[pos + 46 + name_len :][:extra_len]
-                csize, offset = _zip64_sizes(extra, csize, offset)
-            entries.append([name, offset, csize, method])
-            pos += 46 + name_len + extra_len + comment_len
-        if not entries:
-            raise LookupError(f"{file.filename}: an empty central directory")
-        return sorted(entries)
-
-
-def _zip64_sizes(extra: bytes, csize: int, offset: int) -> tuple[int, int]:
-    """The compressed size and local header offset a zip64 extra field holds instead."""
-    pos = 0
-    while pos + 4 <= len(extra):
-        tag, size = struct.unpack("<HH", extra[pos : pos + 4])
-        if tag == 1:
-            values = extra[pos + 4 : pos + 4 + size]
-            fields = [struct.unpack("<Q", values[i : i + 8])[0] for i in range(0, len(values), 8)]
-            # in order: uncompressed size, compressed size, offset, each only when saturated
-            # (the uncompressed size is saturated whenever the compressed one is, in wheels)
-            it = iter(fields)
-            if csize == 0xFFFFFFFF:
-                next(it, None)
-                csize = next(it, csize)
-            if offset == 0xFFFFFFFF:
-                offset = next(it, offset)
-            return csize, offset
-        pos += 4 + size
-    return csize, offset
-
-
-@dataclass(frozen=True)
-class DistFile:
-    filename: str
-    url: str
-    version: Version
-    uploaded: datetime
-    size: int
-    sha256: str
-    metadata_sha256: str | None  # None: no .metadata advertised; "": advertised, no hash
-    kind: str  # "wheel" or "sdist"
-    tags: frozenset[Tag]
-
-    @property
-    def has_metadata(self) -> bool:
-        return self.metadata_sha256 is not None
-
-
-def parse_time(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
-
-
-def dist_files(page: dict[str, Any]) -> list[DistFile]:
-    """The page's wheels and sdists that are not yanked, carry an upload time and are named
-    for the project (`django-allauth-0.26.0-1.tar.gz` is no release "1" of django-allauth)."""
-    project = canonicalize_name(page["name"])
-    files = []
-    for entry in page.get("files", []):
-        if entry.get("yanked") or not entry.get("upload-time"):
-            continue
-        name = entry["filename"]
-        try:
-            if name.endswith(".whl"):
-                named, version, _, tags = parse_wheel_filename(name)
-                kind = "wheel"
-            elif name.endswith((".tar.gz", ".zip")):
-                named, version = parse_sdist_filename(name)
-                kind, tags = "sdist", frozenset()
-            else:
-                continue
-        except (InvalidWheelFilename, InvalidSdistFilename, InvalidVersion):
-            continue
-        if canonicalize_name(named) != project:
-            continue
-        meta = entry.get("core-metadata", entry.get("data-dist-info-metadata"))
-        meta_sha = None if not meta else (meta.get("sha256", "") if isinstance(meta, dict) else "")
-        files.append(
-            DistFile(
-                filename=name,
-                url=entry["url"].split("#", 1)[0],
-                version=version,
-                uploaded=parse_time(entry["upload-time"]),
-                size=int(entry.get("size") or 0),
-                sha256=(entry.get("hashes") or {}).get("sha256", ""),
-                metadata_sha256=meta_sha,
-                kind=kind,
-                tags=frozenset(tags),
-            )
-        )
-    return files
-
-
-def releases(files: list[DistFile]) -> dict[Version, list[DistFile]]:
-    by_version: dict[Version, list[DistFile]] = {}
-    for file in files:
-        by_version.setdefault(file.version, []).append(file)
-    return by_version
-
-
-def first_upload(files: list[DistFile]) -> datetime:
-    return min(f.uploaded for f in files)
-
-
-def rank(file: DistFile) -> tuple[int, str]:
-    """drift-audit's order of preference among a release's files (auditor.sources.simple)."""
-    if file.kind == "sdist":
-        return (3 if file.filename.endswith(".tar.gz") else 4, file.filename)
-    pure = any(
-        t.abi == "none" and t.platform == "any" and t.interpreter.startswith("py3")
-        for t in file.tags
-    )
-    if pure:
-        return (0, file.filename)
-    return (1 if file.tags & JUDGE_TAGS else 2, file.filename)
-
-
-def installable(files: list[DistFile]) -> bool:
-    """A file pip can install on the judge's interpreter (a compatible wheel)."""
-    return any(f.kind == "wheel" and f.tags & JUDGE_TAGS for f in files)
 
 
 # ------------------------------------------------------------------------------ metadata
@@ -537,12 +248,15 @@ def provider_names(provider: str) -> set[str]:
 
 @dataclass
 class Selection:
-    dependents: list[str]
+    dependents: list[str]  # rule 1's, then rule 2's
     skipped: list[list[str]]
     problems: list[str]
+    named_dependents: list[list[str]] = field(default_factory=list)  # rule 2's, with evidence
+    expected_breaks: int = 0
 
 
-def select(index: Index, upgrade: dict[str, Any]) -> Selection:
+def target_cutoff(index: Index, upgrade: dict[str, Any]) -> tuple[datetime, list[str]]:
+    """The cut-off (the target's first upload), and what is wrong with the provider's pair."""
     provider = canonicalize_name(upgrade["provider"])
     page = index.page(provider)
     problems: list[str] = []
@@ -558,40 +272,82 @@ def select(index: Index, upgrade: dict[str, Any]) -> Selection:
     cutoff = first_upload(by_version[target])
     if base >= target or first_upload(by_version[base]) >= cutoff:
         problems.append(f"baseline {base} is not an older release than target {target}")
+    return cutoff, problems
+
+
+def select(index: Index, upgrade: dict[str, Any]) -> Selection:
+    """Rule 1 (N dependents that require the provider), then rule 2 (select_named.py)."""
+    provider = canonicalize_name(upgrade["provider"])
+    cutoff, problems = target_cutoff(index, upgrade)
+
+    def clauses(name: str) -> tuple[str, str | None]:
+        if name in provider_names(provider):
+            return f"(c) {name} is {provider} itself", None
+        return examine(index, name, provider, cutoff)
 
     dependents: list[str] = []
     skipped: list[list[str]] = []
-    since = cutoff.strftime("%Y-%m-%d %H:%M UTC")
-    for name in sorted(upgrade["candidates"], key=canonicalize_name):
-        canonical = canonicalize_name(name)
+    rest: list[str] = []
+    for name in sorted({canonicalize_name(c) for c in upgrade["candidates"]}):
         if len(dependents) >= N:
-            skipped.append([canonical, f"(n) not examined: {N} dependents were kept before it"])
+            rest.append(name)
             continue
-        if canonical in provider_names(provider):
-            skipped.append([canonical, f"(c) {canonical} is {provider} itself"])
-            continue
-        reason, kept = examine(index, canonical, provider, cutoff, since)
+        reason, kept = clauses(name)
         if kept:
             dependents.append(kept)
         else:
-            skipped.append([canonical, reason])
-    return Selection(dependents, skipped, problems)
+            skipped.append([name, reason])
+    try:
+        named = select_named.parse_named(upgrade.get("named", []))
+    except select_named.NamedError as exc:
+        raise SystemExit(f"{upgrade['id']}: {exc}") from exc
+    if not named:
+        skipped += [[n, f"(n) not examined: {N} dependents were kept before it"] for n in rest]
+        return Selection(dependents, skipped, problems)
+    roots = tuple(upgrade["import_names"])
+    digest = select_named.digest(roots, named)
+
+    def hits_of(spec: str) -> list[select_named.Hit] | str:
+        return release_hits(index, spec, cutoff, (roots, named, digest))
+
+    rule2 = select_named.extend(dependents, rest, clauses, hits_of)
+    problems += [f"rule 2 counts no breaks in {u}" for u in rule2.unread]
+    added = {spec.partition("==")[0] for spec, _ in rule2.added}
+    late = (f"(n) not examined: {N} dependents were kept, and {rule2.expected} breaks "
+            "expected, before it")  # fmt: skip
+    for name in rest:
+        if name in rule2.skipped:
+            skipped.append([name, rule2.skipped[name]])
+        elif name not in added:
+            skipped.append([name, late])
+    chosen = dependents + [spec for spec, _ in rule2.added]
+    return Selection(chosen, skipped, problems, rule2.added, rule2.expected)
 
 
-def examine(
-    index: Index, name: str, provider: str, cutoff: datetime, since: str
-) -> tuple[str, str | None]:
-    """(why it is left out, None) or ("", "name==version") for one candidate."""
+def final_release(
+    index: Index, name: str, cutoff: datetime
+) -> tuple[str, Version | None, list[DistFile]]:
+    """The candidate's newest final release with files uploaded before the cut-off, and those
+    files; or why there is none ("(0) ...")."""
     page = index.page(name)
     if page is None:
-        return "(0) no project of that name on the index", None
+        return "(0) no project of that name on the index", None, []
     before = [f for f in dist_files(page) if f.uploaded < cutoff]
     finals = releases([f for f in before if not f.version.is_prerelease])
     if not finals:
-        return f"(0) no final release uploaded before {since}", None
+        since = cutoff.strftime("%Y-%m-%d %H:%M UTC")
+        return f"(0) no final release uploaded before {since}", None, []
     version = max(finals)
+    return "", version, finals[version]
+
+
+def examine(index: Index, name: str, provider: str, cutoff: datetime) -> tuple[str, str | None]:
+    """(why it is left out, None) or ("", "name==version") for one candidate."""
+    reason, version, files = final_release(index, name, cutoff)
+    if version is None:
+        return reason, None
     try:
-        facts = release_facts(index, finals[version])
+        facts = release_facts(index, files)
     except (LookupError, zipfile.BadZipFile, tarfile.TarError, EOFError, OSError) as exc:
         return f"(a) {name} {version}: its metadata could not be read ({exc})", None
     if provider not in facts.requires:
@@ -599,6 +355,58 @@ def examine(
     if facts.py_files == 0:
         return f"(b) {name} {version}: {facts.read} holds no .py file", None
     return "", f"{name}=={version}"
+
+
+def release_hits(
+    index: Index, spec: str, cutoff: datetime, rule: tuple[tuple[str, ...], Any, str]
+) -> list[select_named.Hit] | str:
+    """Rule 2's hits in a kept release (select_named.named_hits over `release_sources`), or
+    why its files cannot be read. `rule` is (the import names, the named, their digest); the
+    hits are cached by the file and that digest, so a rerun scans nothing that neither the
+    names nor the scan changed."""
+    name, _, version = spec.partition("==")
+    _, found, files = final_release(index, name, cutoff)
+    if found is None or str(found) != version:
+        return f"no release {version} uploaded before the cut-off"
+    chosen = min(files, key=rank)
+    roots, named, digest = rule
+    key = f"hits {chosen.url} {digest}"
+    body = index.cached(key)
+    if body is None:
+        sources = release_sources(index, chosen)
+        if isinstance(sources, str):
+            body = json.dumps(sources).encode()
+        else:
+            hits = select_named.named_hits(sources, roots, named)
+            body = json.dumps(select_named.to_json(hits)).encode()
+        index.store(key, body)
+    got = json.loads(body)
+    return got if isinstance(got, str) else select_named.from_json(got)
+
+
+def release_sources(index: Index, chosen: DistFile) -> dict[str, str] | str:
+    """The `.py` files the judge reads of a release ({path under the import root: text}), from
+    the file drift-audit would read (`rank`), laid out as consumers.py lays it out; or why they
+    cannot be read. Cached, a failure too (it is the file's, not the network's)."""
+    key = f"sources {chosen.url}"
+    body = index.cached(key)
+    if body is None:
+        body = json.dumps(_read_sources(index, chosen), sort_keys=True).encode()
+        index.store(key, body)
+    kept: dict[str, Any] = json.loads(body)
+    return kept["error"] if "error" in kept else dict(kept["files"])
+
+
+def _read_sources(index: Index, file: DistFile) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="world-select-") as tmp:
+        archive = Path(tmp) / PurePosixPath(file.filename).name
+        try:
+            index.download(file, archive)
+            root, paths = extract(archive, Path(tmp) / "src", file.kind)
+        except (LookupError, ConsumerError) as exc:
+            return {"file": file.filename, "error": str(exc)}
+        texts = {p: (root / p).read_text(encoding="utf-8", errors="replace") for p in paths}
+    return {"file": file.filename, "files": texts}
 
 
 # --------------------------------------------------------------------------- the manifest
@@ -651,19 +459,25 @@ def short_pool(pool: str) -> str:
 def table(manifest: dict[str, Any]) -> str:
     """The table of the upgrades in docs/world.md ("The upgrades"), in the manifest's order."""
     rows = [
-        "| id | provider: baseline -> target | why | pool | dependents |",
-        "|---|---|---|---|---|",
+        "| id | provider: baseline -> target | why | pool | dependents (rule 2) "
+        "| breaks expected |",
+        "|---|---|---|---|---|---|",
     ]
     for u in manifest["upgrade"]:
         judge = "" if u["judge"] == "full" else f" ({u['judge']})"
         why = u["why"].replace("|", "\\|")
+        added = len(u.get("named_dependents", []))
+        expected = u.get("expected_breaks", 0) if u.get("named") else "-"
         rows.append(
             f"| `{u['id']}` | {u['provider']} {u['baseline']} -> {u['target']}{judge} | {why} "
-            f"| {short_pool(u['pool'])} | {len(u['dependents'])} |"
+            f"| {short_pool(u['pool'])} | {len(u['dependents'])} ({added}) | {expected} |"
         )
     total = sum(len(u["dependents"]) for u in manifest["upgrade"])
+    added = sum(len(u.get("named_dependents", [])) for u in manifest["upgrade"])
     families = len({u["family"] for u in manifest["upgrade"]})
-    rows.append(f"| | {len(manifest['upgrade'])} upgrades, {families} families | | | {total} |")
+    rows.append(
+        f"| | {len(manifest['upgrade'])} upgrades, {families} families | | | {total} ({added}) | |"
+    )
     return "\n".join(rows) + "\n"
 
 
@@ -711,8 +525,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"warning: {upgrade['id']}: {problem}", file=sys.stderr)
         upgrade["candidates"] = sorted({canonicalize_name(c) for c in upgrade["candidates"]})
         upgrade["dependents"] = chosen.dependents
+        upgrade["named_dependents"] = chosen.named_dependents
+        upgrade["expected_breaks"] = chosen.expected_breaks
         upgrade["skipped"] = chosen.skipped
-        print(f"{upgrade['id']}: {len(chosen.dependents)} dependents", file=sys.stderr)
+        upgrade.setdefault("named", [])
+        upgrade.setdefault("named_from", "")
+        print(
+            f"{upgrade['id']}: {len(chosen.dependents)} dependents "
+            f"({len(chosen.named_dependents)} by rule 2), {chosen.expected_breaks} breaks expected",
+            file=sys.stderr,
+        )
     new = render(manifest)
     if args.check:
         if new != text:

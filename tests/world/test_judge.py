@@ -278,3 +278,23 @@ def test_the_newest_release_before_a_date() -> None:
     }
     assert str(_newest_before(dates, day)) == "1.24.1"
     assert _newest_before(dates, day - dt.timedelta(days=100)) is None
+
+
+def test_an_sdists_test_packages_are_not_read_by_the_judge(tmp_path: Path) -> None:
+    """What the judge reads of an sdist: its packages, not its tests by name (`tests`,
+    `test_haystack`, `haystack_tests`), which its wheel does not install."""
+    import tarfile
+
+    from tests.world.consumers import extract
+
+    project = tmp_path / "proj-1.0"
+    for rel in ("haystack/__init__.py", "haystack/utils.py", "test_haystack/__init__.py",
+                "test_haystack/test_x.py", "haystack_tests/__init__.py", "tests/__init__.py",
+                "testing_tools/__init__.py", "contest/__init__.py", "setup.py"):  # fmt: skip
+        (project / rel).parent.mkdir(parents=True, exist_ok=True)
+        (project / rel).write_text("x = 1\n", encoding="utf-8")
+    archive = tmp_path / "proj-1.0.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(project, arcname="proj-1.0")
+    _, files = extract(archive, tmp_path / "out", "sdist")
+    assert sorted({f.split("/")[0] for f in files}) == ["contest", "haystack"]

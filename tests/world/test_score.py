@@ -273,3 +273,113 @@ def test_the_dev_manifest_loads_and_a_broken_one_names_its_problem(tmp_path: Pat
     )
     with pytest.raises(ManifestError, match="'nope' is not name==version"):
         load(broken)
+
+
+# --------------------------------------------------------------------------- undecided (issue 36)
+
+
+def _site(path: str, line: int, cause: str = "decorated") -> dict[str, Any]:
+    return {"path": path, "line": line, "column": 1, "target": "acme.m", "reason": "r",
+            "cause": cause}  # fmt: skip
+
+
+def _undecided_judged() -> tuple[dict[str, Any], dict[str, Any]]:
+    """a==1 measured (10 call sites, 4 undecided), b==1 measured (5, 1), c==1 not measured:
+    a report of a tool that does not list its undecided sites yet."""
+    report = {"provider": {"baseline": "acme==1.0", "target": "acme==2.0"}, "consumers": [
+        {"spec": "a==1", "outcome": "regressed", "call_sites": 10,
+         "undecided_sites": [_site("a/x.py", 1), _site("a/x.py", 2), _site("a/y.py", 5),
+                             _site("a/y.py", 6, "namespace-writer")]},
+        {"spec": "b==1", "outcome": "clean", "call_sites": 5,
+         "undecided_sites": [_site("b/z.py", 9, "")]},
+        {"spec": "c==1", "outcome": "clean"},
+    ]}  # fmt: skip
+    undecided_break = {**_brk(False), "undecided": ["decorated"]}
+    found_undecided = {**_brk(True), "undecided": ["decorated"]}
+    guarded_undecided = {**_brk(False, guarded=True), "undecided": ["decorated"]}
+    judged = {"consumers": [
+        {"spec": "a==1", "touchpoints": {"total": 20}, "findings": [],
+         "undecided": {"touchpoints": 3, "sites": 4, "located": 4},
+         "breaks": [undecided_break, found_undecided, guarded_undecided,
+                    {**_brk(False), "undecided": []}]},
+        {"spec": "b==1", "touchpoints": {"total": 5}, "findings": [],
+         "undecided": {"touchpoints": 0, "sites": 1, "located": 1}, "breaks": []},
+        {"spec": "c==1", "touchpoints": {"total": 75}, "findings": [], "undecided": None,
+         "breaks": [{**_brk(False), "undecided": None}]},
+    ]}  # fmt: skip
+    return judged, report
+
+
+def test_the_undecided_shares_count_only_what_was_measured() -> None:
+    judged, report = _undecided_judged()
+    counts = score.score_upgrade(UPGRADE, judged, report)["counts"]
+    assert (counts["undecided_audits"], counts["call_sites"], counts["undecided_sites"]) == (
+        2,
+        15,
+        5,
+    )
+    assert counts["undecided_site_share"] == pytest.approx(5 / 15, abs=1e-4)
+    # c==1's 75 touchpoints are not measured: 3 of 25, not 3 of 100
+    assert (counts["measured_touchpoints"], counts["undecided_touchpoints"]) == (25, 3)
+    assert counts["undecided_touchpoint_share"] == pytest.approx(3 / 25, abs=1e-4)
+    # unguarded breaks on undecided touchpoints: two, one of them missed
+    assert (counts["undecided_breaks"], counts["undecided_misses"]) == (2, 1)
+
+
+def test_a_run_whose_reports_do_not_list_undecided_sites_is_not_measured_not_zero() -> None:
+    judged, report = _judged()
+    counts = score.score_upgrade(UPGRADE, judged, report)["counts"]
+    assert counts["undecided_site_share"] is None
+    assert counts["undecided_touchpoint_share"] is None
+    assert counts["undecided_audits"] == counts["undecided_consumers"] == 0
+
+
+def test_undecided_sites_by_cause_overall(tmp_path: Path) -> None:
+    folder = tmp_path / "upgrades" / "acme-2"
+    folder.mkdir(parents=True)
+    judged, report = _undecided_judged()
+    (folder / "judged.json").write_text(json.dumps(judged), encoding="utf-8")
+    (folder / "ecosystem.json").write_text(json.dumps(report), encoding="utf-8")
+    results = score.score(_Manifest(tmp_path / "m.toml"), tmp_path)
+    rows = {r["cause"]: r for r in results["undecided_by_cause"]}
+    assert [r["cause"] for r in results["undecided_by_cause"]] == [
+        "decorated", "namespace-writer", "unclassified"]  # fmt: skip
+    assert rows["decorated"]["sites"] == 3
+    assert rows["decorated"]["of_undecided"] == pytest.approx(3 / 5, abs=1e-4)
+    assert rows["decorated"]["of_call_sites"] == pytest.approx(3 / 15, abs=1e-4)
+    assert results["overall"]["undecided_site_share"] == pytest.approx(5 / 15, abs=1e-4)
+    text = score.render(results)
+    assert "### Undecided sites by cause" in text
+    assert "| decorated | 3 | 60.0% | 20.0% |" in text
+    assert "| acme | 2 of 3 | 15 | 5 | 33.3% | 25 | 3 | 12.0% | 2 | 1 |" in text
+
+
+def test_the_doc_says_not_measured_when_no_report_lists_undecided_sites(tmp_path: Path) -> None:
+    folder = tmp_path / "upgrades" / "acme-2"
+    folder.mkdir(parents=True)
+    judged, report = _judged()
+    (folder / "judged.json").write_text(json.dumps(judged), encoding="utf-8")
+    (folder / "ecosystem.json").write_text(json.dumps(report), encoding="utf-8")
+    text = score.render(score.score(_Manifest(tmp_path / "m.toml"), tmp_path))
+    assert "Not measured: no ecosystem report of this run lists its undecided sites." in text
+    assert "0.0%" not in text
+
+
+def test_a_missed_break_on_an_undecided_touchpoint_says_so() -> None:
+    brk = {**_brk(False), "undecided": ["decorated", "unresolved-base"]}
+    assert (
+        score.miss_cause(brk, "regressed") == "undecided by the tool (decorated, unresolved-base)"
+    )
+    assert score.miss_cause({**_brk(False), "undecided": []}, "regressed") == ""
+
+
+def test_families_with_enough_breaks_and_low_recall_are_named() -> None:
+    families = [
+        {"family": "low", "breaks": 5, "recall": 0.4},
+        {"family": "few", "breaks": 2, "recall": 0.0},
+        {"family": "fine", "breaks": 10, "recall": 0.8},
+        {"family": "none", "breaks": 0, "recall": None},
+    ]
+    line = score.low_recall_line({"families": families})
+    assert line == "Families with 3 or more breaks and recall under 0.80: low (0.40 of 5)."
+    assert score.low_recall_line({"families": families[1:]}).endswith(": none.")

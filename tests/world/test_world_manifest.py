@@ -17,6 +17,9 @@ from packaging.version import Version
 sys.path.insert(0, str(Path(__file__).parent))
 import select_dependents as sd
 
+from tests.world import select_named as rule2_module
+from tests.world import simple_index as si
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
@@ -59,16 +62,46 @@ def test_an_upgrade(upgrade: dict) -> None:
     names = [r.name for r in kept]
     skipped = [name for name, _ in upgrade["skipped"]]
     assert sorted(names + skipped) == candidates
-    assert names == sorted(names) and skipped == sorted(skipped)
-    assert len(names) <= sd.N
-    assert all(why[:3] in ("(0)", "(a)", "(b)", "(c)", "(n)") for _, why in upgrade["skipped"])
-    # the walk stops after the N-th kept: every candidate after it is "(n)", none before
+    assert skipped == sorted(skipped)
+    clauses = ("(0)", "(a)", "(b)", "(c)", "(n)", "(2)")
+    assert all(why[:3] in clauses for _, why in upgrade["skipped"])
+    # rule 1's dependents first, then rule 2's (each in name order), rule 2's after the N-th
+    rule2 = [spec for spec, _ in upgrade["named_dependents"]]
+    rule1 = upgrade["dependents"][: len(names) - len(rule2)]
+    assert upgrade["dependents"][len(rule1) :] == rule2
+    names1, names2 = names[: len(rule1)], names[len(rule1) :]
+    assert names1 == sorted(names1) and names2 == sorted(names2)
+    assert len(names1) <= sd.N
+    if names2:
+        assert len(names1) == sd.N
+        assert candidates.index(names2[0]) > candidates.index(names1[-1])
+    # the walk stops after the N-th kept (rule 1) and at the expected breaks (rule 2): every
+    # candidate after the stop is "(n)", none before
     unexamined = [name for name, why in upgrade["skipped"] if why.startswith("(n)")]
     if unexamined:
         first = candidates.index(unexamined[0])
         assert candidates[first:] == unexamined
-        assert len([n for n in names if candidates.index(n) < first]) == sd.N
+        assert len([n for n in names1 if candidates.index(n) < first]) == sd.N
+        if upgrade["named"]:
+            assert upgrade["expected_breaks"] >= rule2_module.TARGET
     assert canonicalize_name(upgrade["provider"]) not in names
+
+
+@pytest.mark.parametrize("upgrade", UPGRADES, ids=IDS)
+def test_rule_2s_bookkeeping(upgrade: dict) -> None:
+    named = rule2_module.parse_named(upgrade["named"])  # each entry is a name, call or pattern
+    assert len(set(named)) == len(named)
+    assert upgrade["named_from"]
+    assert isinstance(upgrade["expected_breaks"], int) and upgrade["expected_breaks"] >= 0
+    if not named:  # no rule 2: nothing added, nothing left out by it, nothing expected
+        assert upgrade["named_dependents"] == [] and upgrade["expected_breaks"] == 0
+        assert not [why for _, why in upgrade["skipped"] if why.startswith("(2)")]
+    for spec, evidence in upgrade["named_dependents"]:
+        assert spec in upgrade["dependents"]
+        count = int(evidence.split(" named: ", 1)[0])
+        assert count >= 1
+    added = sum(int(e.split(" ", 1)[0]) for _, e in upgrade["named_dependents"])
+    assert added <= upgrade["expected_breaks"]
 
 
 def test_a_file_named_for_another_project_is_not_a_release() -> None:
@@ -83,24 +116,24 @@ def test_a_file_named_for_another_project_is_not_a_release() -> None:
             )
         ],
     }
-    assert sorted(str(f.version) for f in sd.dist_files(page)) == ["0.46.0", "0.47.0"]
+    assert sorted(str(f.version) for f in si.dist_files(page)) == ["0.46.0", "0.47.0"]
 
 
 def test_the_file_drift_audit_reads_comes_first() -> None:
-    when = sd.parse_time("2024-01-01T00:00:00Z")
+    when = si.parse_time("2024-01-01T00:00:00Z")
 
-    def wheel(name: str) -> sd.DistFile:
-        tags = frozenset(sd.parse_wheel_filename(name)[3])
-        return sd.DistFile(name, "", Version("1.0"), when, 0, "", None, "wheel", tags)
+    def wheel(name: str) -> si.DistFile:
+        tags = frozenset(si.parse_wheel_filename(name)[3])
+        return si.DistFile(name, "", Version("1.0"), when, 0, "", None, "wheel", tags)
 
-    sdist = sd.DistFile("a-1.0.tar.gz", "", Version("1.0"), when, 0, "", None, "sdist", frozenset())
+    sdist = si.DistFile("a-1.0.tar.gz", "", Version("1.0"), when, 0, "", None, "sdist", frozenset())
     pure = wheel("a-1.0-py3-none-any.whl")
     linux = wheel("a-1.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl")
     mac = wheel("a-1.0-cp311-cp311-macosx_11_0_arm64.whl")
-    assert min([sdist, mac, linux, pure], key=sd.rank) is pure
-    assert min([sdist, mac, linux], key=sd.rank) is linux
-    assert min([sdist, mac], key=sd.rank) is mac
-    assert sd.installable([linux]) and not sd.installable([mac, sdist])
+    assert min([sdist, mac, linux, pure], key=si.rank) is pure
+    assert min([sdist, mac, linux], key=si.rank) is linux
+    assert min([sdist, mac], key=si.rank) is mac
+    assert si.installable([linux]) and not si.installable([mac, sdist])
 
 
 def test_requirements_under_extras_and_markers_count() -> None:

@@ -39,7 +39,6 @@ def probe_method_both_define():
 
 
 def probe_attribute_set_by_object_setattr():
-    # oracle: gap (Python decides this; the tool leaves it undecided today)
     return acme.DataFrame({}).name
 
 

@@ -79,3 +79,21 @@ def probe_locals_written_then_gone():
     from acme import windows
 
     return windows.hann(4)
+
+
+def probe_a_name_a_called_function_imports_as_a_global():
+    from acme.globalimports import mapped
+
+    return mapped(1)
+
+
+def probe_a_name_that_function_no_longer_imports():
+    from acme import globalimports
+
+    return globalimports.gone(1)
+
+
+def probe_a_call_to_it_with_a_keyword_it_lacks():
+    from acme import globalimports
+
+    return globalimports.mapped(1, y=2)

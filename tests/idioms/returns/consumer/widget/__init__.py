@@ -36,3 +36,11 @@ def probe_overload_variants_that_differ_kept_keyword():
 
 def probe_overload_variant_chosen_by_a_literal():
     return acme.open_any("client").send(1, timeout=2)  # oracle: unknown
+
+
+def probe_overload_variants_that_agree_but_for_none():
+    return acme.reindex(1).send(1, timeout=2)
+
+
+def probe_overload_variant_that_returns_none_used():
+    return acme.reindex(1, inplace=True).send(1)  # oracle: unknown

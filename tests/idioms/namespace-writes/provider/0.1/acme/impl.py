@@ -1,0 +1,6 @@
+def mapped(x):
+    return x
+
+
+def gone(x):
+    return x

@@ -1,0 +1,30 @@
+class Repo:
+    def push(self, branch=None):
+        return branch
+
+
+class Other:
+    def create(self, *args, **kwargs):
+        return Repo()
+
+
+class Api:
+    def create(self, name, private=False):
+        return Repo()
+
+    def make(self, name):
+        return self.create(name)
+
+
+api = Api()
+create = api.create
+client = Api()
+
+
+def make_repo(name):
+    return api.make(name)
+
+
+def reset():
+    global client
+    client = Other()
