@@ -4,8 +4,9 @@
     >>> report = audit("speculators==0.3.0", ["vllm==0.17.0"])
     >>> [f.message for f in report.findings if f.status.value == "new"]
 
-The heavy stages (griffe, networkx) are imported on first use, so that `import auditor` and
-`drift-audit --help` stay fast.
+Every public name is imported on first use (`__getattr__` below), so that `import auditor`,
+`drift-audit --version` and `--help` load nothing of the audit, and the heavy stages (griffe,
+networkx) only when an audit reaches them.
 """
 
 from __future__ import annotations
@@ -23,11 +24,10 @@ if _sys.argv[:1] == ["-m"] and not getattr(_sys.flags, "safe_path", False):
 
 from typing import TYPE_CHECKING, Any
 
-from auditor.errors import AuditError, ExitCode
-from auditor.kinds import Kind, Severity
-from auditor.model import Finding, Location, Report, Status
-
 if TYPE_CHECKING:
+    from auditor.errors import AuditError, ExitCode
+    from auditor.kinds import Kind, Severity
+    from auditor.model import Finding, Location, Report, Status
     from auditor.pipeline import audit
     from auditor.reporters.json_report import load_report
 
@@ -48,13 +48,30 @@ __all__ = [
 ]
 
 
+# public name -> the module that defines it, imported when the name is first read
+_LAZY = {
+    "AuditError": "auditor.errors",
+    "ExitCode": "auditor.errors",
+    "Kind": "auditor.kinds",
+    "Severity": "auditor.kinds",
+    "Finding": "auditor.model",
+    "Location": "auditor.model",
+    "Report": "auditor.model",
+    "Status": "auditor.model",
+    "audit": "auditor.pipeline",
+    "load_report": "auditor.reporters.json_report",
+}
+
+
 def __getattr__(name: str) -> Any:
-    if name == "audit":
-        from auditor.pipeline import audit
+    if name not in _LAZY:
+        raise AttributeError(f"module 'auditor' has no attribute {name!r}")
+    import importlib
 
-        return audit
-    if name == "load_report":
-        from auditor.reporters.json_report import load_report
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
 
-        return load_report
-    raise AttributeError(f"module 'auditor' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -11,7 +11,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the standard decorator, its methods compiled on first call (start-up time)
+    from auditor.lazyclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)

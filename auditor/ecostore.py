@@ -272,6 +272,7 @@ def _row(result: ConsumerResult) -> dict[str, Any]:
         "undecided": result.undecided,
         "sites": result.sites,
         "undecided_sites": list(result.undecided_sites),
+        "baseline_why": result.baseline_why,
     }
 
 
@@ -279,8 +280,13 @@ _ROW_KEYS = frozenset(_row(ConsumerResult("", None, None, None, Outcome.CLEAN)))
 # Rows kept before `undecided`, then `sites` and `undecided_sites`, were kept fit too: what
 # they lack is taken as 0 or none (unknown then, and never a finding either way), so a store
 # from an earlier release is not audited again.
-_LATER_KEYS = {"undecided": 0, "sites": 0, "undecided_sites": []}
-_EARLIER_ROW_KEYS = (_ROW_KEYS - set(_LATER_KEYS), _ROW_KEYS - {"sites", "undecided_sites"})
+# `baseline_why` came later still: a row without it says no reason (None).
+_LATER_KEYS = {"undecided": 0, "sites": 0, "undecided_sites": [], "baseline_why": None}
+_EARLIER_ROW_KEYS = (
+    _ROW_KEYS - set(_LATER_KEYS),
+    _ROW_KEYS - {"sites", "undecided_sites", "baseline_why"},
+    _ROW_KEYS - {"baseline_why"},
+)
 _UNDECIDED_FIELDS = {
     "path": str, "line": int, "column": int, "scope": str, "target": str, "provider": str,
     "reason": str, "cause": str,
@@ -338,6 +344,7 @@ def _result(spec: str, row: object) -> ConsumerResult:
         undecided,
         sites,
         undecided_sites,
+        _field(row, "baseline_why", (str, type(None))),
     )
 
 

@@ -1,10 +1,12 @@
 # Maintainers: a provider release against all of its dependents (`drift-audit ecosystem`).
 #
-# Owns: the consumer list (`--consumers FILE`: `name==version`, `name`, a folder,
-# `name @ file:///...`, `#` comments; or `--dependents`, found on the index by
-# sources/dependents.py), one audit per consumer through engine.py, each consumer's outcome,
-# the blast radius of each changed provider symbol, and what is reused from the SQLite
-# store (ecostore.py).
+# Owns: the consumer list (`--consumers FILE`: `name==version`, `name` for its newest
+# release on the index (`consumer_arg`), a folder, `name @ file:///...`, `#` comments; or
+# `--dependents`, found on the index by sources/dependents.py), one audit per consumer
+# through engine.py, each consumer's outcome (with how its audit inferred its baseline),
+# the blast radius of each changed provider symbol (consumers, and call sites: a place in a
+# consumer's code, however many findings it has), and what is reused from the SQLite store
+# (ecostore.py).
 # - A consumer's `findings` are exactly what `drift-audit CONSUMER --against TARGET
 #   --format json` reports for it alone (`audit_one` makes that document the same way the CLI
 #   does: pipeline.audit, fixes on, json_report). Its outcome: `error` (could not be audited:
@@ -37,6 +39,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import re
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -75,7 +78,7 @@ class Task:
     cache_dir: str | None
     index_url: str | None
     offline: bool
-    consumer: str = ""  # what the worker audits (the spec, a relative path made absolute)
+    consumer: str = ""  # what the worker audits: consumer_arg(spec)
     identify: bool = False  # name the consumer and an inferred baseline (for the store)
 
 
@@ -124,14 +127,24 @@ def checked_memory(mib: int) -> int:
     return mib
 
 
-def absolute_here(spec: str) -> str:
-    """`spec` as a process in another folder finds it: a folder or file named relative to
-    the current folder made absolute; anything else (a requirement, a name) as it is."""
+_PROJECT_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")  # PEP 508 names
+NEWEST = ">=0"  # a bare name's specifier: every final release, so the newest is audited
+
+
+def consumer_arg(spec: str) -> str:
+    """What the audit of a listed consumer is given: a folder or file named relative to the
+    current folder made absolute (a process in another folder finds it); a bare project name
+    that names no folder or file here, `name>=0`: its newest release on the index (as the
+    list's format says; an audit's own CONSUMER would look for an installed distribution);
+    anything else (a requirement, a direct reference) as it is."""
     try:
         path = Path(spec).expanduser()
-        if path.is_absolute() or not path.exists():
-            return spec
+        exists = path.exists()
     except (OSError, ValueError, RuntimeError):  # too long, a NUL, an unknown ~user
+        return spec
+    if not exists:
+        return f"{spec}{NEWEST}" if _PROJECT_NAME.fullmatch(spec) else spec
+    if path.is_absolute():
         return spec
     return str(path.absolute())  # not resolve(): a link in it stays the consumer's own
 
@@ -266,7 +279,14 @@ def outcome_of(spec: str, done: Done[Task, Audited]) -> ConsumerResult:
         _stat(data, "undecided"),
         _stat(data, "sites"),
         tuple(data.get("undecided") or ()),
+        _baseline_why(data["provider"]),
     )
+
+
+def _baseline_why(provider: Mapping[str, Any]) -> str | None:
+    """Why the audit's baseline is the one it inferred (the JSON's `baseline_inferred`)."""
+    why = provider.get("baseline_inferred")
+    return why if isinstance(why, str) else None
 
 
 def _stat(data: Mapping[str, Any], key: str) -> int:
@@ -324,7 +344,7 @@ def run(
         if engine == "local":
             _preload()
         tasks = [
-            Task(s, target, baseline, cache_dir, index_url, offline, absolute_here(s),
+            Task(s, target, baseline, cache_dir, index_url, offline, consumer_arg(s),
                  identify=store is not None)
             for s in todo
         ]  # fmt: skip
@@ -436,7 +456,7 @@ def _consumer_id(spec: str, index: Index) -> str:
     from auditor.sources.identity import consumer_identity
 
     try:
-        return consumer_identity(absolute_here(spec), index) or ""
+        return consumer_identity(consumer_arg(spec), index) or ""
     except AuditError as exc:
         log.debug("%s cannot be named: %s", spec, exc.message)
         return ""
@@ -463,15 +483,17 @@ def _preload() -> None:
 
 def blast_radius(results: Iterable[ConsumerResult]) -> tuple[BlastRadius, ...]:
     """Per provider symbol with new errors: how many consumers and call sites it breaks,
-    the widest first."""
+    the widest first. A site is a place in a consumer's code (path, line, column): the
+    findings of one call (a missing argument and too many positional) count it once."""
     consumers: dict[str, set[str]] = {}
-    sites: dict[str, int] = {}
+    sites: dict[str, set[tuple[str, object, object, object]]] = {}
     for result in results:
         for finding in result.findings:
             if finding.get("status") != "new" or finding.get("severity") != "error":
                 continue
             symbol = str(finding["symbol"])
             consumers.setdefault(symbol, set()).add(result.spec)
-            sites[symbol] = sites.get(symbol, 0) + 1
-    ranked = sorted(consumers, key=lambda s: (-len(consumers[s]), -sites[s], s))
-    return tuple(BlastRadius(s, len(consumers[s]), sites[s]) for s in ranked)
+            where = (result.spec, finding.get("path"), finding.get("line"), finding.get("column"))
+            sites.setdefault(symbol, set()).add(where)
+    ranked = sorted(consumers, key=lambda s: (-len(consumers[s]), -len(sites[s]), s))
+    return tuple(BlastRadius(s, len(consumers[s]), len(sites[s])) for s in ranked)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -30,8 +30,11 @@ from auditor.guardmodel import VersionTest as VersionTest
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
+    from dataclasses import dataclass
 
     from auditor.kinds import Kind, Severity
+else:  # the standard decorator, its methods compiled on first call (start-up time)
+    from auditor.lazyclass import dataclass
 
 
 # --------------------------------------------------------------------------- consumer side
@@ -708,11 +711,14 @@ class ConsumerResult:
     undecided: int = 0  # sites its audit could not decide (a "clean" says how many)
     sites: int = 0  # the sites its audit checked (stats.sites): the undecided share's base
     undecided_sites: tuple[Mapping[str, object], ...] = ()  # json_report's undecided entries
+    baseline_why: str | None = None  # how its audit inferred the baseline (its JSON's
+    # provider.baseline_inferred, the note it says on stderr); None: given, none, or unknown
 
 
 @dataclass(frozen=True, slots=True)
 class BlastRadius:
-    """A provider symbol and what its change breaks: how many consumers, how many sites."""
+    """A provider symbol and what its change breaks: how many consumers, and how many of
+    their call sites (a site with several findings counts once)."""
 
     symbol: str
     consumers: int

@@ -162,12 +162,15 @@ def absent_names(
     that provider), or a requirement of the release (a package split out into its own
     distribution) or of the consumer (a module the provider once vendored) is named like it:
     then no one can tell, and the lookup is unknown."""
+    names = {n for r in releases for n in r.import_names}
+    gone = sorted(names - set(release.import_names))
+    if not gone:  # the common case: nothing to look up in the requirements
+        return {}
     required = dict.fromkeys(_required_names(release), "its")
     wanted = _required_names(consumer) - {release.name}  # the provider itself ships it no more
     required |= {r: "the consumer's" for r in wanted if r not in required}
-    names = {n for r in releases for n in r.import_names}
     out: dict[str, Absent] = {}
-    for name in sorted(names - set(release.import_names)):
+    for name in gone:
         missing, dist = f"{name} is not in {release.name}", canonicalize_name(name)
         if name in elsewhere:
             out[name] = Absent(False, f"{missing}; {elsewhere[name]} ships it")

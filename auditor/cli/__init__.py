@@ -8,7 +8,9 @@
 #       nowhere else. The parts: options.py (Options, Plan: the command line over
 #       `[tool.drift-audit]`), audit.py, explain.py (--explain, --list-kinds), cache.py,
 #       ecosystem.py, output.py (report files, stdout, the exit status) and terminal.py
-#       (logging, progress, colour).
+#       (logging, progress, colour). Each command's module is imported only when that
+#       command runs (`drift-audit cache info` loads nothing of the audit, an audit nothing
+#       of the ecosystem run); the names below are there on first use (`__getattr__`).
 # Takes: argv. Gives: an exit status: 0 nothing new at or above --fail-on, 1 findings, 2 the
 # audit could not run, 130 interrupted.
 """drift-audit's command line (click)."""
@@ -17,30 +19,58 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-from auditor.cli.audit import cli
-from auditor.cli.cache import cache_cli
-from auditor.cli.ecosystem import ecosystem_cli
-from auditor.cli.options import PROG
-from auditor.cli.terminal import use_color
-from auditor.collector import collector_paused
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from auditor.cli.audit import cli
+    from auditor.cli.cache import cache_cli
+    from auditor.cli.ecosystem import ecosystem_cli
+    from auditor.cli.terminal import use_color
+
 __all__ = ["cache_cli", "cli", "ecosystem_cli", "main", "script", "use_color"]
+
+PROG = "drift-audit"  # options.PROG: the same name, without importing the options here
+
+# public name -> the module that defines it, imported when the name is first read
+_LAZY = {
+    "cli": "auditor.cli.audit",
+    "cache_cli": "auditor.cli.cache",
+    "ecosystem_cli": "auditor.cli.ecosystem",
+    "use_color": "auditor.cli.terminal",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'auditor.cli' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """The command: SystemExit with its status (what tests and embedders call)."""
     args = list(argv) if argv is not None else sys.argv[1:]
+    if args == ["--version"]:  # what click's version option says, without loading a command
+        from auditor import __version__
+
+        sys.stdout.write(f"{PROG} {__version__}\n")
+        sys.exit(0)
     if _is_cache_command(args):
+        from auditor.cli.cache import cache_cli
+
         cache_cli.main(args=args[1:], prog_name=f"{PROG} cache")
     elif _is_ecosystem_command(args):
+        from auditor.cli.ecosystem import ecosystem_cli
+
         ecosystem_cli.main(args=args[1:], prog_name=f"{PROG} ecosystem")
     else:
+        from auditor.cli.audit import cli
+
         cli.main(args=args, prog_name=PROG)
 
 
@@ -57,6 +87,8 @@ def script() -> None:
     facts are garbage in cycles by then, and a collection would walk them for nothing
     (1.6 s of a cold transformers run). Without the fast exit it is restored first."""
     args = sys.argv[1:]
+    from auditor.collector import collector_paused
+
     auditing = not (_is_cache_command(args) or _is_ecosystem_command(args))
     with collector_paused() if auditing else contextlib.nullcontext():
         try:
@@ -71,14 +103,17 @@ def script() -> None:
 
 
 def _exit_now(status: object) -> None:
-    """os._exit() with SystemExit's status; returns (for a normal exit) when it may not."""
-    import logging
+    """os._exit() with SystemExit's status; returns (for a normal exit) when it may not.
+    logging and threading are looked at only when the run imported them (`--version` did
+    not: no handler to flush, no thread but this one)."""
     import os
-    import threading
 
     if os.environ.get("DRIFT_AUDIT_NO_FAST_EXIT"):
         return
-    if any(not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+    threading = sys.modules.get("threading")
+    if threading is not None and any(
+        not t.daemon for t in threading.enumerate() if t is not threading.main_thread()
+    ):
         return
     if status is None:
         code = 0
@@ -86,7 +121,9 @@ def _exit_now(status: object) -> None:
         code = status
     else:
         return  # a message to print: SystemExit's own way
-    logging.shutdown()
+    logging = sys.modules.get("logging")
+    if logging is not None:
+        logging.shutdown()
     try:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -96,7 +133,9 @@ def _exit_now(status: object) -> None:
 
 
 def _is_ecosystem_command(args: list[str]) -> bool:
-    return args[:1] == ["ecosystem"] and not Path("ecosystem").is_dir()
+    import os
+
+    return args[:1] == ["ecosystem"] and not os.path.isdir("ecosystem")  # noqa: PTH112
 
 
 def _is_cache_command(args: list[str]) -> bool:

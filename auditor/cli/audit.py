@@ -289,7 +289,7 @@ MEMORY_HINT = (
     "Python's own parser accepts ends the same way)"
 )
 # reports that carry each finding's fix (the text ones say which findings --fix repairs)
-FIX_FORMATS = ("json", "sarif", "html", "text", "concise")
+FIX_FORMATS = ("json", "sarif", "html", "text", "concise", "markdown")
 
 
 def _run(opts: Options) -> int:

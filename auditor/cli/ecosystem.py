@@ -54,6 +54,13 @@ Examples:
   drift-audit ecosystem --against acme==2.0 --consumers list.txt --engine ray
 
 \b
+The --consumers FILE: one consumer a line; `#` starts a comment:
+  name==version          that release, from the package index
+  name                   its newest release on the index
+  ./folder               a project or package folder (relative to here)
+  name @ file:///path    a local folder, wheel or sdist
+
+\b
 Outcomes: regressed (new errors), still-broken, fixed (a baseline break the
 target repairs), clean, error (could not audit: the reason).
 
@@ -68,7 +75,8 @@ Exit status:
 )
 @click.option("--against", "target", required=True, metavar="SPEC", help="The provider release.")
 @click.option("--baseline", metavar="SPEC", help="One baseline for all (default: each its own).")
-@click.option("--consumers", "consumers_file", metavar="FILE", help="One consumer per line.")
+@click.option("--consumers", "consumers_file", metavar="FILE",
+              help="One consumer a line (the format is above).")  # fmt: skip
 @click.option("--dependents", is_flag=True, help="Every project on the index that requires it.")
 @click.option("--index-url", metavar="URL", help="Package index (simple API). Default: pip's.")
 @click.option("--limit", type=click.IntRange(min=1), help="With --dependents: projects examined.")

@@ -57,6 +57,7 @@ def to_dict(report: EcosystemReport) -> dict[str, Any]:
                 "undecided": r.undecided,
                 "sites": r.sites,
                 "undecided_sites": list(r.undecided_sites),
+                "baseline_inferred": r.baseline_why,
             }
             for r in report.consumers
         ],
@@ -225,7 +226,7 @@ def _row_view(i: int, r: ConsumerResult, given: str | None) -> dict[str, Any]:
     findings = [_finding_view(f, f"{anchor}-f-{j}") for j, f in ordered]
     new_errors = len(_errors(r))
     note = r.error or (f"{r.undecided} undecided" if r.undecided else "")
-    how = "given" if given else ("inferred from its metadata" if r.baseline else "")
+    how = "given" if given else _inferred_how(r)
     return {
         "anchor": anchor,
         "result": r,
@@ -238,14 +239,25 @@ def _row_view(i: int, r: ConsumerResult, given: str | None) -> dict[str, Any]:
     }
 
 
+def _inferred_how(result: ConsumerResult) -> str:
+    """How the consumer's audit chose its baseline, in its own words (`inferred: vllm pins
+    ...`, `inferred: the newest release uploaded before ...`); "" without a baseline."""
+    if result.baseline is None:
+        return ""
+    return f"inferred: {result.baseline_why}" if result.baseline_why else "inferred"
+
+
 def _symbol_links(symbol: str, rows: list[dict[str, Any]]) -> list[dict[str, str]]:
-    links = []
+    """A link to each call site the symbol breaks, once per site (a call with several
+    findings is one place), to the first finding there."""
+    links: dict[str, dict[str, str]] = {}
     for row in rows:
         for f in row["findings"]:
             if f["symbol"] == symbol and f["severity"] == "error" and f["status"] == "new":
                 label = f"{row['result'].name or row['result'].spec}: {f['path']}:{f['line']}"
-                links.append({"anchor": f["anchor"], "label": label})
-    return links
+                where = f"{row['anchor']} {f['path']}:{f['line']}:{f['column']}"
+                links.setdefault(where, {"anchor": f["anchor"], "label": label})
+    return list(links.values())
 
 
 def render_html(report: EcosystemReport) -> str:

@@ -5,8 +5,9 @@
 # so every finding is emitted: a new one at the level of its severity (error/warning/notice);
 # a preexisting, baselined or suppressed one as a `notice`, its status in the message, so the
 # annotation is still visible but never looks like a failure; so is a new one the settings let
-# past the gate (gate-tests off: `[not gated: test file]`). When the settings left kinds out
-# of the report, excluded files from the scan, or let findings past the gate, a first
+# past the gate (gate-tests off: `[not gated: test file]`). Long signatures are cut to the
+# parameters that matter (signatures.py), as the text report cuts them. When the settings
+# left kinds out of the report, excluded files from the scan, or let findings past the gate, a first
 # `::warning` (no file) for each says which and where they were set, so a gate a pull
 # request's own config narrowed shows on the run. Exit codes are the CLI's job.
 """GitHub Actions reporter: `::error file=...,line=...::message` lines."""
@@ -19,6 +20,7 @@ from auditor.escape import workflow_data, workflow_property
 from auditor.kinds import Severity
 from auditor.model import Status
 from auditor.reporters.common import UNGATED_MARK, excluded_note, left_out_note, ungated_note
+from auditor.reporters.signatures import cut_signatures
 
 if TYPE_CHECKING:
     from auditor.model import Finding, Report
@@ -74,15 +76,18 @@ def level(finding: Finding) -> str:
 
 
 def message(finding: Finding, mark: str = "") -> str:
-    """The message, the status when not new (or `mark`), then signatures and suggestion on
-    more lines."""
+    """The message, the status when not new (or `mark`), then the signatures (cut to the
+    parameters that matter: signatures.py) and suggestion on more lines."""
     lines = [finding.message + mark]
     if finding.status is not Status.NEW:
         lines[0] += f" [{finding.status.label}]"
-    if finding.baseline_signature is not None:
-        lines.append(f"baseline: {finding.baseline_signature}")
-    if finding.target_signature is not None:
-        lines.append(f"target: {finding.target_signature}")
+    old, new = cut_signatures(
+        finding.baseline_signature, finding.target_signature, finding.parameter
+    )
+    if old is not None:
+        lines.append(f"baseline: {old}")
+    if new is not None:
+        lines.append(f"target: {new}")
     if finding.suggestion:
         lines.append(f"suggestion: {finding.suggestion}")
     return "\n".join(lines)

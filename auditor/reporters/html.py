@@ -2,7 +2,8 @@
 #
 # Owns: turning a Report into a page model (plain frozen data: header facts, counts, the
 # release-by-finding matrix, and per finding its source lines with the site marked and its
-# two signatures diffed parameter by parameter), and rendering that model with the jinja2
+# two signatures diffed parameter by parameter, and its proposed fix as before/after lines),
+# and rendering that model with the jinja2
 # template in templates/ (autoescape on; CSS and script inlined from templates/report.css and
 # templates/report.js; a Content-Security-Policy with their hashes, so the page loads nothing
 # and runs nothing else). jinja2 is imported here and nowhere else, lazily, so the CLI starts
@@ -39,12 +40,12 @@ from auditor.reporters.common import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
 
     import jinja2
     from markupsafe import Markup
 
-    from auditor.model import Finding, Location, Report, Ungated
+    from auditor.model import Edit, Finding, Location, Report, Ungated
 
 NAME = "html"
 LAZY_FINDINGS = 200  # above this, cards start collapsed and their details load when opened
@@ -244,6 +245,71 @@ def _source_line(number: int, text: str, loc: Location) -> SourceLine:
     return SourceLine(number, text[:start], text[start:end], text[end:], hit=True)
 
 
+# --------------------------------------------------------------------------- fix previews
+
+
+@dataclass(frozen=True, slots=True)
+class DiffLine:
+    """A line of a fix's preview: kept (` `), removed (`-`) or added (`+`), and its number
+    in the file before (kept, removed) or after the fix (added)."""
+
+    sign: str
+    number: int
+    text: str
+
+    @property
+    def css(self) -> str:
+        return {" ": "keep", "-": "del", "+": "add"}[self.sign]
+
+
+@dataclass(frozen=True, slots=True)
+class FixView:
+    """One edit of a proposed fix: where, and its before/after lines (none when the lines it
+    replaces are not at hand: then `text`, the edit's new text, is shown alone)."""
+
+    where: str
+    lines: tuple[DiffLine, ...]
+    text: str
+
+
+CUT_MARK = " …["  # findings.bounded() ends a line it cut so: a cut line is no line to diff
+
+
+def fix_views(finding: Finding) -> list[FixView]:
+    """The finding's fix as before/after previews, one per edit."""
+    if finding.fix is None:
+        return []
+    same_file = all(e.path == finding.location.path for e in finding.fix.edits)
+    source = dict(finding.source) if same_file else {}
+    return [
+        FixView(f"{e.path}:{e.line}", tuple(_diff_lines(e, source)), e.text)
+        for e in finding.fix.edits
+    ]
+
+
+def _diff_lines(edit: Edit, source: Mapping[int, str]) -> list[DiffLine]:
+    """The lines the edit replaces and the lines it makes, with the text around the edited
+    span on its first and last line kept (so the new lines sit where the old ones did);
+    lines the same on both sides are kept once. [] when a line is not at hand (the
+    finding's code frame holds its own file's lines) or was cut."""
+    first, last = edit.line, edit.end_line
+    numbers = range(first, last + 1)
+    if any(n not in source or CUT_MARK in source[n] for n in numbers):
+        return []
+    before = [source[n].rstrip("\r\n") for n in numbers]
+    head, tail = before[0][: edit.column - 1], before[-1][edit.end_column - 1 :]
+    after = f"{head}{edit.text}{tail}".split("\n")
+    out: list[DiffLine] = []
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            out += [DiffLine(" ", first + i, before[i]) for i in range(i1, i2)]
+            continue
+        out += [DiffLine("-", first + i, before[i]) for i in range(i1, i2)]
+        out += [DiffLine("+", first + j, after[j]) for j in range(j1, j2)]
+    return out
+
+
 # --------------------------------------------------------------------------- call chains
 
 
@@ -283,6 +349,7 @@ class FindingView:
     chains: tuple[tuple[ChainStep, ...], ...]
     broken: tuple[bool, ...]  # per report target: broken there?
     ungated: str | None = None  # the setting that lets it past the gate (gate-tests off)
+    fixes: tuple[FixView, ...] = ()  # the proposed fix's edits, as before/after previews
 
     @property
     def parameter_label(self) -> str:
@@ -320,6 +387,7 @@ def finding_view(
         chains=tuple(tuple(chain_steps(chain)) for chain in finding.reached_from),
         broken=tuple(t in finding.broken_in for t in targets),
         ungated=ungated.by if ungated is not None else None,
+        fixes=tuple(fix_views(finding)),
     )
 
 
@@ -523,8 +591,24 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["lines"] = _lines
+    env.filters["breakable"] = breakable
     env.filters["status_label"] = _status_label
     return env
+
+
+_BREAKS = re.compile(r"[./:]|(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])")  # where a name may wrap
+
+
+def breakable(value: object) -> Markup:
+    """A dotted name or path that may wrap after a `.`, `/` or `:`, or an `_` inside a word
+    (`kv_cache`, not `__init__`), but never inside a word (a phone's narrow column breaks
+    `acme.core.run` as `acme.core.` / `run`, not as `acme.co` / `re.run`): made visible and
+    escaped as every value is, then <wbr> after each such character (escaping writes
+    entities of `&`, `#`, digits and letters only: none of them has one)."""
+    from markupsafe import Markup, escape
+
+    shown = str(escape(_visible(str(value))))
+    return Markup(_BREAKS.sub(r"\g<0><wbr>", shown))
 
 
 def render_page(template_name: str, **context: object) -> str:

@@ -3,7 +3,8 @@
 # Owns: the document. One <testsuite> per consumer file with findings (name = the path), one
 # <testcase> per finding in it (name = `severity[slug] at line:col`, classname = the
 # enclosing scope, file and line attributes); a new error is a <failure> (type = the slug,
-# message = the finding's message, body = the headline and the old and new signatures); a
+# message = the finding's message, body = the headline and the old and new signatures, cut
+# to the parameters that matter: signatures.py); a
 # new warning or info passes with the same text in <system-out> (it is not a failure at the
 # default --fail-on); a preexisting, baselined or suppressed one is <skipped> with its status,
 # and so is a new one the settings let past the gate (gate-tests off: `not gated: test
@@ -33,6 +34,7 @@ from auditor.reporters.common import (
     left_out_note,
     ungated_note,
 )
+from auditor.reporters.signatures import cut_signatures
 
 if TYPE_CHECKING:
     from auditor.model import Finding, Report
@@ -132,10 +134,13 @@ def _details(finding: Finding) -> str:
     """The headline and what a reader checks it against, one fact a line."""
     loc = finding.location
     lines = [f"{loc.path}:{loc.line}:{loc.column}: {finding.message}"]
-    if finding.baseline_signature is not None:
-        lines.append(f"baseline: {finding.baseline_signature}")
-    if finding.target_signature is not None:
-        lines.append(f"target:   {finding.target_signature}")
+    old, new = cut_signatures(
+        finding.baseline_signature, finding.target_signature, finding.parameter
+    )
+    if old is not None:
+        lines.append(f"baseline: {old}")
+    if new is not None:
+        lines.append(f"target:   {new}")
     if finding.suggestion:
         lines.append(f"suggestion: {finding.suggestion}")
     return "\n".join(lines)

@@ -3,12 +3,15 @@
 # Owns: the layout. A heading and the context line, the headline, a quoted note naming the
 # kinds and files the settings left out and where (when they did), one naming the settings
 # that let findings past the gate (gate-tests off; such a finding's kind says so in the
-# table), a table of counts by kind and status,
-# a table of the new findings, and the preexisting ones folded in a <details> block; baselined
-# and suppressed findings are only counted. No links (paths are relative to the consumer's
-# import root, not the repository) and no timings, so the comment is stable between runs.
-# Untrusted values are code spans (escape.markdown_code) or escaped inline text
-# (escape.markdown_text); every cell goes through `cell()`: `|` escaped, newlines flattened.
+# table), a table of counts by kind and status, a table of the new findings (its "First
+# broken" says so when the only release audited broke: where it starts is not known), then
+# each new finding's details folded in a <details> block (its signatures cut to the
+# parameters that matter, signatures.py; the suggestion; the proposed fix and whether it is
+# safe), the preexisting ones folded in another; baselined and suppressed findings are only
+# counted. No links (paths are relative to the consumer's import root, not the repository)
+# and no timings, so the comment is stable between runs. Untrusted values are code spans
+# (escape.markdown_code) or escaped inline text (escape.markdown_text); every cell goes
+# through `cell()`: `|` escaped, newlines flattened.
 """Markdown reporter: counts and new findings, for a PR comment."""
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from auditor.reporters.common import (
     tally,
     ungated_note,
 )
+from auditor.reporters.signatures import cut_signatures
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -55,6 +59,7 @@ def render(report: Report, *, color: bool = False) -> str:
     new = [f for f in report.findings if f.status is Status.NEW]
     if new:
         blocks.append("### New findings\n\n" + _findings_table(new, report))
+        blocks.append(_details_of(new))
     old = [f for f in report.findings if f.status is Status.PREEXISTING]
     if old:
         blocks.append(_details(f"{plural(len(old), 'preexisting finding')}", old))
@@ -91,11 +96,51 @@ def _findings_table(findings: Sequence[Finding], report: Report | None = None) -
             f.kind.slug if report is None or report.gated(f) else f"{f.kind.slug} ({UNGATED_MARK})",
             code(f.symbol),
             code(f.parameter) if f.parameter else "",
-            markdown_text(f.first_broken_known) if f.first_broken_known else "",
+            _first_broken(f),
         ]
         for f in findings
     ]
     return table(list(FINDING_HEADER), rows)
+
+
+def _first_broken(finding: Finding) -> str:
+    """The release it first broke in; when the only release audited broke, that it is not
+    known (nothing audited shows where it starts); "" for a finding about no release."""
+    if finding.first_broken_known:
+        return markdown_text(finding.first_broken_known)
+    if finding.first_broken:
+        return f"not known: only {markdown_text(finding.first_broken)} audited"
+    return ""
+
+
+def _details_of(findings: Sequence[Finding]) -> str:
+    """Each new finding's signatures, suggestion and fix, folded: one list item a finding."""
+    items = [_detail(f) for f in findings]
+    return (
+        "<details>\n<summary>Details: signatures, suggestions and fixes</summary>\n\n"
+        + "\n".join(items)
+        + "\n\n</details>"
+    )
+
+
+def _detail(finding: Finding) -> str:
+    loc = finding.location
+    lines = [
+        f"- {code(f'{loc.path}:{loc.line}')} {markdown_text(finding.kind.slug)}: "
+        f"{markdown_text(finding.message)}"
+    ]
+    old, new = cut_signatures(
+        finding.baseline_signature, finding.target_signature, finding.parameter
+    )
+    for label, signature in (("baseline", old), ("target", new)):
+        if signature is not None:
+            lines.append(f"  - {label}: {code(signature)}")
+    if finding.suggestion:
+        lines.append(f"  - suggestion: {markdown_text(finding.suggestion)}")
+    if finding.fix is not None:
+        how = "safe: `--fix`" if finding.fix.safe else "unsafe: `--fix --unsafe-fixes`"
+        lines.append(f"  - fix ({how}): {markdown_text(finding.fix.description)}")
+    return "\n".join(lines)
 
 
 def _details(summary: str, findings: Sequence[Finding]) -> str:

@@ -2,20 +2,23 @@
 #
 # Owns: the layout. A context line (who against what), then per file a header and each finding
 # as `path:line:col: slug message [status]` (pyflakes / ruff concise, so editors can jump to
-# it), the offending source line with a caret under the span, the old and new signatures, the
-# suggestion and the first call chain; with several releases of a provider, a drift timeline
-# (one row per finding, one column per release, adjacent releases with the same marks merged:
-# `x` broken, `.` works, blank: a release of another provider); the baseline-file findings
-# that are gone (`fixed`); then one summary line, which ends with what the settings left
-# out when they narrowed the kinds reported or the files scanned (`not_checked_note`), and
-# what they let past the gate (`ungated_note`; each such finding's headline is marked
-# `[not gated: test file]`). Several providers: the
+# it), the offending source line with a caret under the span (under the keyword at fault when
+# the call is on one line, as mypy and ruff put it; a call over several lines shows its first
+# line and the keyword's), the old and new signatures (cut to the parameters that matter and
+# wrapped at WIDTH columns: signatures.py), the suggestion and the first call chain (each
+# step relative to the one before); with several releases of a provider, a drift timeline
+# (one row per finding, named by its line, kind and parameter; one column per release,
+# adjacent releases with the same marks merged: `x` broken, `.` works, blank: a release of
+# another provider); the baseline-file findings that are gone (`fixed`); then one summary
+# line, which ends with what the settings left out when they narrowed the kinds reported or
+# the files scanned (`not_checked_note`), and what they let past the gate (`ungated_note`;
+# each such finding's headline is marked `[not gated: test file]`). Several providers: the
 # context line names each. Takes a Report in its given order; never filters or sorts.
 # Colour is a palette: with color=False every code is "", so there is one code path and no
-# ANSI byte leaks into files. Every value shown comes from
-# untrusted input and goes through escape.terminal() first (controls, bidi overrides), so a
-# source line cannot drive the terminal, colour or not. Only the summary's `in 0.42s`
-# varies between identical runs (golden tests mask it).
+# ANSI byte leaks into files. Every value shown comes from untrusted input and goes through
+# escape.terminal() first (controls, bidi overrides), so a source line cannot drive the
+# terminal, colour or not. Only the summary's `in 0.42s` varies between identical runs
+# (golden tests mask it).
 """Text reporter: grouped by file, with source, signatures and a summary line."""
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from auditor.reporters.common import (
     tally,
     ungated_note,
 )
-from auditor.reporters.signatures import cut_signatures
+from auditor.reporters.signatures import cut_signatures, wrapped
 
 if TYPE_CHECKING:
     from auditor.model import Finding, Report
@@ -45,6 +48,7 @@ if TYPE_CHECKING:
 NAME = "text"
 
 INDENT = "    "
+WIDTH = 80  # columns a finding's detail lines are wrapped to (signatures, call chains)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +141,7 @@ def _timeline_lines(report: Report, pal: Palette) -> list[str]:
     several = len(set(providers)) > 1
     spans = _spans(table.columns, table.rows)
     heads = [terminal(_span_label(table.columns[a], table.columns[b], several)) for a, b in spans]
-    labels = [
-        f"{terminal(f.location.path)}:{f.location.line} {f.kind.slug}" for f in report.findings
-    ]
+    labels = [_timeline_label(f) for f in report.findings]
     width = max(len(label) for label in labels)
     title = "drift timeline: x broken, . works" + (
         "" if several else f" ({terminal(providers[0])})"
@@ -150,6 +152,12 @@ def _timeline_lines(report: Report, pal: Palette) -> list[str]:
         cells = [_cell(mark, len(head), pal) for mark, head in zip(marks, heads, strict=True)]
         out.append(f"{INDENT}{label:<{width}}  {' '.join(cells)}".rstrip())
     return [*out, ""]
+
+
+def _timeline_label(finding: Finding) -> str:
+    """`path:line slug parameter`: the parameter tells apart two findings of one line."""
+    where = f"{terminal(finding.location.path)}:{finding.location.line} {finding.kind.slug}"
+    return f"{where} {terminal(finding.parameter)}" if finding.parameter else where
 
 
 def _spans(
@@ -225,6 +233,8 @@ def _source_lines(finding: Finding, pal: Palette) -> list[str]:
     text = text.rstrip("\r\n")
     start = max(loc.column - 1, 0)
     end = loc.end_column - 1 if loc.end_line == loc.line else len(text.rstrip())
+    if (inline := _keyword_in(finding, text, start, end)) is not None:
+        start, end = inline  # the call is on one line: the caret under the keyword at fault
     before, span = _clip(text[:start], MAX_SHOWN), _clip(text[start:end], MAX_SHOWN)
     after = _clip(text[end:], max(MAX_SHOWN - len(before) - len(span), 0))
     keyword = _keyword_at(finding)
@@ -252,13 +262,27 @@ def _pad(shown: str) -> str:
     return "".join(ch if ch == "\t" else " " for ch in shown)
 
 
+def _keyword_in(finding: Finding, text: str, start: int, end: int) -> tuple[int, int] | None:
+    """In a call on one line, where the keyword at fault is (start, end): mypy and ruff put
+    the caret there, not under the whole call."""
+    loc, parameter = finding.location, finding.parameter
+    if not parameter or loc.end_line != loc.line:
+        return None
+    match = _keyword_pattern(parameter).search(text, start, end)
+    return (match.start(), match.start() + len(parameter)) if match else None
+
+
+def _keyword_pattern(parameter: str) -> re.Pattern[str]:
+    return re.compile(rf"\b{re.escape(parameter)}\s*=(?!=)")
+
+
 def _keyword_at(finding: Finding) -> tuple[int, str, int] | None:
     """In a call over several lines, the line that passes the keyword at fault: its number,
     its text and where the keyword starts."""
     loc, parameter = finding.location, finding.parameter
     if not parameter or loc.end_line == loc.line:
         return None
-    pattern = re.compile(rf"\b{re.escape(parameter)}\s*=(?!=)")
+    pattern = _keyword_pattern(parameter)
     for number, text in finding.source:
         if loc.line < number <= loc.end_line and (match := pattern.search(text)):
             return number, text, match.start()
@@ -288,10 +312,9 @@ def _detail_lines(finding: Finding, pal: Palette) -> list[str]:
     old, new = cut_signatures(
         finding.baseline_signature, finding.target_signature, finding.parameter
     )
-    if old is not None:
-        out.append(f"{INDENT}{pal.dim}baseline:{pal.reset} {terminal(old)}")
-    if new is not None:
-        out.append(f"{INDENT}{pal.dim}target:  {pal.reset} {terminal(new)}")
+    for label, signature in (("baseline:", old), ("target:  ", new)):
+        if signature is not None:
+            out.extend(_signature_lines(label, signature, pal))
     if finding.suggestion:
         suggestion = _continued(finding.suggestion, INDENT + "  ")
         out.append(f"{INDENT}{pal.green}suggestion:{pal.reset} {suggestion}")
@@ -304,9 +327,31 @@ def _detail_lines(finding: Finding, pal: Palette) -> list[str]:
         label = "line" if len(finding.also_at) == 1 else "lines"
         out.append(f"{INDENT}{pal.dim}also used at:{pal.reset} {label} {lines}")
     if finding.reached_from:
-        chain = terminal(" -> ".join(finding.reached_from[0]))
+        chain = terminal(" -> ".join(chain_shown(finding.reached_from[0])))
         out.append(f"{INDENT}{pal.dim}reached from:{pal.reset} {chain}")
     return out
+
+
+def _signature_lines(label: str, signature: str, pal: Palette) -> list[str]:
+    """`baseline: (a, ...` wrapped at WIDTH after top-level commas, the continuation lines
+    under the first parameter."""
+    lead = f"{INDENT}{label} "
+    first, *rest = wrapped(terminal(signature), WIDTH - len(lead))
+    head = f"{INDENT}{pal.dim}{label}{pal.reset} {first}"
+    return [head, *(" " * (len(lead) - 1) + line for line in rest)]
+
+
+def chain_shown(chain: tuple[str, ...]) -> list[str]:
+    """A call chain's steps, each after the first shown relative to the one before when it
+    lies inside it (`a.b -> .C -> .f` for `a.b -> a.b.C -> a.b.C.f`), as the HTML report
+    shows it."""
+    shown: list[str] = []
+    previous = ""
+    for name in chain:
+        inside = previous and name.startswith(previous + ".")
+        shown.append(name[len(previous) :] if inside else name)
+        previous = name
+    return shown
 
 
 def _continued(text: str, indent: str) -> str:

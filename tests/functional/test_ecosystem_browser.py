@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 from test_ecosystem import BASELINE, MISSING, REGRESSED, STILL_BROKEN, TARGET
-from test_html_browser import CHROMIUM_ARGS, IN_CI
+from test_html_browser import CHROMIUM_ARGS, HIDDEN_COLUMNS, IN_CI, WORDS_SPLIT
 from test_html_browser import MISSING as NO_BROWSER
 
 pytestmark = pytest.mark.skipif(
@@ -69,6 +69,9 @@ def test_the_page_shows_outcomes_regressions_and_blast_radius(tmp_path: Path) ->
         target_text = page.inner_text(jumped) if jumped else ""
         page.set_viewport_size({"width": 390, "height": 844})
         overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        phone = page.evaluate(PHONE_FACTS)
+        split = page.evaluate(WORDS_SPLIT, "table th[scope=row] code, td.sites code")
+        hidden = page.evaluate(HIDDEN_COLUMNS)
         page.screenshot(path=str(tmp_path / "eco-390.png"), full_page=True)
         browser.close()
     assert [r["outcome"] for r in rows] == ["regressed", "error", "error", "still-broken"]
@@ -85,6 +88,19 @@ def test_the_page_shows_outcomes_regressions_and_blast_radius(tmp_path: Path) ->
     assert "0.1" in facts["baselines"][0] and "given" in facts["baselines"][0]
     assert jumped.startswith("#c-") and first_symbol in target_text  # blast radius -> site
     assert overflow <= 0
+    # issue 35, item 8: at 390 px every column is on screen (the error reason too), no name
+    # is split inside a word, and a blast-radius row is a few lines, not a tower
+    assert hidden == [] and split == [], (hidden, split)
+    assert phone["notes"] and all(right <= 390 for right in phone["notes"]), phone
+    assert phone["tallest_symbol_row"] <= 200, phone
+
+
+PHONE_FACTS = """() => ({
+    notes: Array.from(document.querySelectorAll('#consumers td.note'),
+        td => td.getBoundingClientRect().right).filter((_, i, all) => all.length),
+    tallest_symbol_row: Math.max(...Array.from(document.querySelectorAll('#symbols tbody tr'),
+        tr => tr.getBoundingClientRect().height)),
+})"""
 
 
 PAGE_FACTS = """() => ({

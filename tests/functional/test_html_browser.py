@@ -371,6 +371,30 @@ def test_errors_come_first_then_warnings_then_info(context: Any, tmp_path: Path)
 
 
 NO_OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+WORDS_SPLIT = r"""(selector) => {
+    // words (letters and digits) of the code in these elements drawn over two lines, though
+    // they fit on one: a name may wrap after a dot, a slash, a colon or an underscore only
+    const split = [];
+    for (const code of document.querySelectorAll(selector)) {
+        const width = code.parentElement.clientWidth;
+        const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+        for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+            for (const m of text.data.matchAll(/[A-Za-z0-9-]+/g)) {
+                const range = document.createRange();
+                range.setStart(text, m.index);
+                range.setEnd(text, m.index + m[0].length);
+                const rects = Array.from(range.getClientRects()).filter(r => r.width > 0);
+                const whole = rects.reduce((sum, r) => sum + r.width, 0);
+                if (rects.length > 1 && whole < width - 8) split.push(m[0]);
+            }
+        }
+    }
+    return split;
+}"""
+HIDDEN_COLUMNS = r"""() => Array.from(document.querySelectorAll("table"))
+    .filter(t => t.getBoundingClientRect().right > window.innerWidth + 1
+                 || t.scrollWidth > t.parentElement.clientWidth + 1)
+    .map(t => t.id || t.className)"""
 SPLIT_IDENTIFIERS = r"""() => {
     // identifiers of the signature cells drawn over two lines although they fit on one
     const split = [];
@@ -414,11 +438,14 @@ def test_no_horizontal_overflow_on_a_phone(context: Any, tmp_path: Path) -> None
     select = page.eval_on_selector("#filter-file", "s => s.getBoundingClientRect().right")
     assert select <= 390
     assert page.evaluate(SPLIT_IDENTIFIERS) == []
+    # issue 35, item 8: every table's columns on screen, no kind or name split inside a word
+    assert page.evaluate(HIDDEN_COLUMNS) == []
+    assert page.evaluate(WORDS_SPLIT, "table th[scope=row] code") == []
     page.screenshot(path=str(tmp_path / "report-390.png"), full_page=True)
     page.close()
 
 
-def test_fix_text_and_kind_docs_keep_their_lines(
+def test_fix_preview_is_before_and_after_and_kind_docs_keep_their_lines(
     context: Any, report: Report, tmp_path: Path
 ) -> None:
     from auditor.model import Edit, Fix
@@ -432,12 +459,27 @@ def test_fix_text_and_kind_docs_keep_their_lines(
     page_file.write_text(html.render(replace(report, findings=(fixed, *report.findings[1:]))))
     page = context.new_page()
     page.goto(page_file.as_uri())
-    shown = page.inner_text("pre.fix-text")
+    added = page.eval_on_selector_all(
+        "pre.fix-diff .d-add", "spans => spans.map(s => s.lastChild.textContent)"
+    )
+    removed = page.eval_on_selector_all(
+        "pre.fix-diff .d-del", "spans => spans.map(s => s.lastChild.textContent)"
+    )
+    starts = page.eval_on_selector_all(  # where each line's code text starts on screen
+        "pre.fix-diff > code > span",
+        "spans => spans.map(s => { const r = document.createRange();"
+        " r.selectNodeContents(s.lastChild); return r.getClientRects()[0].left; })",
+    )
     page.click(".kind-doc summary")
     doc = page.inner_text(".kind-doc pre")
     body = page.inner_text("body")
     page.close()
-    assert shown == text
+    source = dict(first.source)
+    old = [source[n] for n in range(loc.line, loc.end_line + 1)]
+    before, after = old[0][: loc.column - 1], old[-1][loc.end_column - 1 :]
+    assert removed == old  # the lines the fix replaces, as they are
+    assert added == f"{before}{text}{after}".split("\n")  # the new ones, indented as the old
+    assert len(set(starts)) == 1  # after the sign and number, every line in one column
     assert "\\x0a" not in body and "\\x0a" not in page_file.read_text()
     assert len(doc.splitlines()) > 3
 

@@ -120,9 +120,9 @@ def test_text_report_shows_the_release_by_finding_table(world: Path) -> None:
     assert out.startswith("widget-project against acme 0.2, 0.3 (baseline 0.1)\n")
     table = out.split("drift timeline: x broken, . works (acme)\n")[1].split("\n\n")[0]
     assert table.splitlines() == [
-        "                                         0.2 0.3",
-        "    widget/jobs.py:5 unexpected-keyword    x   x",
-        "    widget/jobs.py:6 missing-argument      .   x",
+        "                                                  0.2 0.3",
+        "    widget/jobs.py:5 unexpected-keyword reason      x   x",
+        "    widget/jobs.py:6 missing-argument block_size    .   x",
     ]
 
 
@@ -132,9 +132,9 @@ def test_adjacent_releases_with_the_same_marks_share_a_column(world: Path) -> No
     out = run_cli(world, *args).stdout
     table = out.split("drift timeline: x broken, . works (acme)\n")[1].split("\n\n")[0]
     assert table.splitlines() == [
-        "                                         0.2..0.2.1 0.3rc1..0.3",
-        "    widget/jobs.py:5 unexpected-keyword           x           x",
-        "    widget/jobs.py:6 missing-argument             .           x",
+        "                                                  0.2..0.2.1 0.3rc1..0.3",
+        "    widget/jobs.py:5 unexpected-keyword reason             x           x",
+        "    widget/jobs.py:6 missing-argument block_size           .           x",
     ]
     data = json.loads(run_cli(world, *args, "--format", "json").stdout)
     assert [r["broken"] for r in data["matrix"]["rows"]] == [[True] * 4, [False, False, True, True]]

@@ -25,11 +25,21 @@ def test_a_row_keeps_its_undecided_count() -> None:
 
 def test_a_row_kept_before_undecided_was_counted_still_fits() -> None:
     """Stores written before the count existed are not audited again: the count is 0."""
-    result = kept_result("w==1.0", _row(undecided=_GONE, sites=_GONE, undecided_sites=_GONE))
+    gone = {"sites": _GONE, "undecided_sites": _GONE, "baseline_why": _GONE}
+    result = kept_result("w==1.0", _row(undecided=_GONE, **gone))
     assert result is not None and result.undecided == 0
     assert result.sites == 0 and result.undecided_sites == ()
-    result = kept_result("w==1.0", _row(undecided=3, sites=_GONE, undecided_sites=_GONE))
+    result = kept_result("w==1.0", _row(undecided=3, **gone))
     assert result is not None and (result.undecided, result.sites) == (3, 0)
+
+
+def test_a_row_keeps_how_its_baseline_was_inferred() -> None:
+    why = "the newest release uploaded before w 1.0 (2025-01-02)"
+    result = kept_result("w==1.0", _row(baseline_why=why))
+    assert result is not None and result.baseline_why == why
+    earlier = kept_result("w==1.0", _row(baseline_why=_GONE))  # kept before it was
+    assert earlier is not None and earlier.baseline_why is None
+    assert kept_result("w==1.0", _row(baseline_why=3)) is None
 
 
 SITE = {
