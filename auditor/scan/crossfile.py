@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from auditor.model import ConsumerScan, Definition, Edge, Site, Unparsable
@@ -21,13 +21,10 @@ from auditor.scan.store import encode_list
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
-    from dataclasses import dataclass
 
     from auditor.scan.facts import FileFacts
     from auditor.scan.increment import FileResults, Pair
     from auditor.scan.resolve import Resolver
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)
