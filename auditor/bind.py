@@ -12,7 +12,7 @@ data. No I/O, no griffe: every rule here is testable with literals.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from keyword import iskeyword
 from typing import TYPE_CHECKING, Protocol
 
@@ -31,12 +31,8 @@ from auditor.provider.paths import (
 from auditor.renames import drop_repair, gone_suggestion, rename_target
 
 if TYPE_CHECKING:
-    from dataclasses import dataclass
-
     from auditor.kinds import Severity
     from auditor.model import Signature, Site, Symbol
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 POSITIONAL = (ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL_OR_KEYWORD)
 KEYWORD_CAPABLE = (ParamKind.POSITIONAL_OR_KEYWORD, ParamKind.KEYWORD_ONLY)

@@ -18,18 +18,14 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import Any, TypeGuard
 
 from auditor.errors import ConfigError
 from auditor.files import read_file
 from auditor.kinds import Kind
 from auditor.model import LeftOut
-
-if TYPE_CHECKING:
-    from dataclasses import dataclass
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 PYPROJECT = "pyproject.toml"
 TABLE = "drift-audit"

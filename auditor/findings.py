@@ -21,7 +21,7 @@ baseline and releases) and merged here.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from auditor.bind import compare
@@ -45,7 +45,6 @@ from auditor.suppressions import COMMENT, suppressed, unknown_note, unused_suppr
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
-    from dataclasses import dataclass
 
     from auditor.bind import Problem, Verdict
     from auditor.graph import CallGraph
@@ -56,8 +55,6 @@ if TYPE_CHECKING:
         Unparsable,
         VersionGate,
     )
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 REMOVALS = (Kind.REMOVED_MODULE, Kind.REMOVED_SYMBOL)
 # an import that fails, or cannot be checked: the uses of what it binds are part of its finding

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,11 +37,9 @@ from auditor.reporters import REPORTERS
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from dataclasses import dataclass
 
     from auditor.model import LeftOut
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
+
 
 PROG = "drift-audit"
 LOGGER = "drift_audit"
