@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from auditor.kinds import Kind
@@ -18,11 +19,8 @@ from auditor.model import Status
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-    from dataclasses import dataclass
 
     from auditor.model import Excluded, Finding, Report, Ungated
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 TOOL_NAME = "drift-audit"
 UNKNOWN_VERSION = "0+unknown"
