@@ -98,11 +98,15 @@ world-suites: $(STAMP) ## the test-suite judge: each dependent's own tests at bo
 
 .PHONY: bench
 bench: $(STAMP) ## time the headline audit cold and warm vs the whole-wheel path (needs the network)
+	@# bytecode for every module edited since setup: with PYTHONDONTWRITEBYTECODE=1 each run
+	@# would compile those again (a module as big as model.py: ~10 ms a run)
+	$(PY) -m compileall -q auditor
 	$(PY) benchmarks/bench.py
 	$(PY) benchmarks/bench_ecosystem.py
 
 .PHONY: bench-ecosystem
 bench-ecosystem: $(STAMP) ## ecosystem runs on 200 synthetic consumers: per core, 1 vs 2 workers, sharing, the store
+	$(PY) -m compileall -q auditor
 	$(PY) benchmarks/bench_ecosystem.py
 	$(PY) benchmarks/bench_ecosystem.py --store
 

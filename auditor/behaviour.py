@@ -21,17 +21,14 @@ from __future__ import annotations
 
 import ast
 import functools
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from auditor.kinds import Kind, Severity
 from auditor.model import ParamKind
 
 if TYPE_CHECKING:
-    from dataclasses import dataclass
-
     from auditor.model import CallShape, Param, Signature
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 POSITIONAL = (ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL_OR_KEYWORD)
 NOT_LITERAL = object()  # what literal_value() gives for anything but a literal

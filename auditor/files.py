@@ -47,6 +47,7 @@ import os
 import signal
 import stat
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -81,9 +82,7 @@ from auditor.filewalk import (
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
-    from dataclasses import dataclass
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
+
 
 # --------------------------------------------------------------------------- reading
 

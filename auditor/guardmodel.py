@@ -10,12 +10,7 @@ from __future__ import annotations
 
 import operator
 import re
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from dataclasses import dataclass
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -30,11 +30,8 @@ from auditor.guardmodel import VersionTest as VersionTest
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
-    from dataclasses import dataclass
 
     from auditor.kinds import Kind, Severity
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 
 # --------------------------------------------------------------------------- consumer side

@@ -27,7 +27,7 @@ import contextlib
 import logging
 import os
 import time
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -80,14 +80,11 @@ from auditor.suppressions import unused_warnings
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-    from dataclasses import dataclass
 
     from auditor.bind import Verdict
     from auditor.kinds import Severity
     from auditor.model import ConsumerScan, Finding, Resolution, Site, Ungated
     from auditor.sources import Index, Release, SourceTree
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 logger = logging.getLogger("drift_audit")
 # With the collector paused (collector.py), a collection between two provider releases once

@@ -13,22 +13,19 @@
 from __future__ import annotations
 
 import os
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from auditor.sources import file_digest, folder_entries, has_extension, text_sha256
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
-    from dataclasses import dataclass
 
     from auditor.bind import Verdict
     from auditor.difference import Basis
     from auditor.model import Site
     from auditor.provider import Absent
     from auditor.sources import Release, SourceTree
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 
 class ProbedTree:

@@ -74,7 +74,7 @@ BATCH = os.environ.get("BENCH_BATCH")
 PAIRS = os.environ.get("BENCH_PAIRS", "0") == "1"
 NO_REPLAY = "DRIFT_AUDIT_NO_REPLAY"
 SWITCHES = ("DRIFT_AUDIT_NO_SCAN_CACHE", "DRIFT_AUDIT_NO_GC_PAUSE", "DRIFT_AUDIT_NO_MEMO_INDEX",
-            "DRIFT_AUDIT_NO_LAZY_METHODS", NO_REPLAY)  # fmt: skip
+            NO_REPLAY)  # fmt: skip
 
 COUNTING_WRAPPER = """
 import atexit, sys
@@ -458,8 +458,6 @@ def pairs_report(work: Path) -> list[str]:
                "DRIFT_AUDIT_NO_GC_PAUSE", "DRIFT_AUDIT_NO_SCAN_CACHE", NO_REPLAY),
         paired("memo index: timeline warm", audit_argv(CONSUMER, timeline, target=TIMELINE),
                "DRIFT_AUDIT_NO_MEMO_INDEX", NO_REPLAY),
-        paired("lazy methods: headline warm", audit_argv(CONSUMER, head),
-               "DRIFT_AUDIT_NO_LAZY_METHODS", NO_REPLAY),
     ]  # fmt: skip
     for line in lines:
         print(line, flush=True)

@@ -21,6 +21,7 @@ import hashlib
 import json
 import logging
 import os
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,12 +44,9 @@ from auditor.sources.stdlib import with_stdlib
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
-    from dataclasses import dataclass
 
     from auditor.provider.api import ProviderAPI
     from auditor.sources import SourceTree
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 logger = logging.getLogger("drift_audit")
 FORMAT = 1

@@ -10,18 +10,15 @@
 # resolve.Resolver, to whatever `a` bound `F` to.
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from auditor.model import Action, Site
 
 if TYPE_CHECKING:
     import ast
-    from dataclasses import dataclass
 
     from auditor.scan.facts import Positions
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 
 def absolute_module(module: str, is_package: bool, name: str | None, level: int) -> str | None:

@@ -12,14 +12,11 @@ interface, so a later tree can fetch members lazily (ranged reads) without any o
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
-    from dataclasses import dataclass
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 
 class SourceTree(Protocol):

@@ -19,7 +19,7 @@ import errno
 import logging
 import struct
 import zlib
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from stat import S_ISLNK
 from typing import TYPE_CHECKING
@@ -46,13 +46,10 @@ if TYPE_CHECKING:
     import tarfile
     import zipfile
     from collections.abc import Callable, Iterable
-    from dataclasses import dataclass
     from pathlib import Path
 
     from auditor.sources.fetch import Downloaded, Fetcher
     from auditor.sources.simple import DistFile
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 log = logging.getLogger("drift_audit")
 

@@ -50,7 +50,7 @@ import math
 import re
 import threading
 import time
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from packaging.version import InvalidVersion, Version
@@ -65,10 +65,7 @@ from auditor.sources.trees import FolderTree, safe_relative
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
-    from dataclasses import dataclass
     from pathlib import Path
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 log = logging.getLogger("drift_audit")
 

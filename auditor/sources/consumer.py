@@ -16,7 +16,7 @@ import json
 import logging
 import re
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -34,14 +34,11 @@ from auditor.sources.trees import PY_SUFFIXES, FolderTree, read_top_level
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-    from dataclasses import dataclass
     from importlib.metadata import Distribution
 
     from packaging.specifiers import SpecifierSet
 
     from auditor.sources.index import Index
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 log = logging.getLogger("drift_audit")
 

@@ -48,6 +48,7 @@ import os
 import threading
 import time
 import weakref
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -79,10 +80,7 @@ if TYPE_CHECKING:
     import ssl
     from collections.abc import Callable, Iterator
     from concurrent.futures import ThreadPoolExecutor
-    from dataclasses import dataclass
     from pathlib import Path
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 T = TypeVar("T")
 log = logging.getLogger("drift_audit")

@@ -22,6 +22,7 @@ import json
 import logging
 import re
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from auditor.sources.cache import MAX_LISTING_BYTES, MAX_RECORD_BYTES, index_key
@@ -29,12 +30,9 @@ from auditor.sources.urls import without_credentials
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from dataclasses import dataclass
 
     from auditor.sources.cache import Cache
     from auditor.sources.simple import DistFile
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 log = logging.getLogger("drift_audit")
 

@@ -18,6 +18,7 @@ import importlib
 import logging
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,9 +27,6 @@ from auditor.files import read_file
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from dataclasses import dataclass
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 log = logging.getLogger("drift_audit")
 

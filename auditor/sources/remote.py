@@ -24,7 +24,7 @@ import hashlib
 import logging
 import threading
 import zlib
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from auditor.errors import ArchiveError, FetchError
@@ -59,14 +59,11 @@ from auditor.sources.zipdir import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from concurrent.futures import Future
-    from dataclasses import dataclass
     from pathlib import Path
 
     from auditor.sources.cache import MemberStore
     from auditor.sources.fetch import Fetcher
     from auditor.sources.simple import DistFile
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 log = logging.getLogger("drift_audit")
 

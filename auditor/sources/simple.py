@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -36,11 +37,7 @@ from auditor.errors import FetchError
 from auditor.jsontext import loads
 
 if TYPE_CHECKING:
-    from dataclasses import dataclass
-
     from packaging.tags import Tag
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 log = logging.getLogger("drift_audit")
 

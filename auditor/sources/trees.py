@@ -19,6 +19,7 @@ import logging
 import os
 import re
 import tokenize
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,9 +28,6 @@ from auditor.files import Refused, read_file, read_under
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
-    from dataclasses import dataclass
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 log = logging.getLogger("drift_audit")
 

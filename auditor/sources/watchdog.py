@@ -14,15 +14,13 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import http.client
     import socket
     from collections.abc import Iterator
-    from dataclasses import dataclass
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 REQUEST_FACTOR = 10.0  # one request may take this many read timeouts in all
 MIN_RATE = 64 * 1024  # bytes per second a big download is given time for, at least

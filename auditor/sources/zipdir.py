@@ -20,6 +20,7 @@ import io
 import logging
 import struct
 import zlib
+from dataclasses import dataclass
 from stat import S_ISLNK
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -28,9 +29,6 @@ from auditor.sources import limits
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-    from dataclasses import dataclass
-else:  # the standard decorator, its methods compiled on first call (start-up time)
-    from auditor.lazyclass import dataclass
 
 log = logging.getLogger("drift_audit")
 

@@ -8,7 +8,6 @@ tests/functional/test_replay.py's. Speed itself is measured by `make bench`, nev
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -71,32 +70,3 @@ def test_cache_info_imports_nothing_of_the_audit(tmp_path: Path) -> None:
     done, names = imported("cache", "info", "--cache-dir", str(tmp_path / "cache"))
     assert done.returncode == 0, done.stderr
     assert not names & {"auditor.cli.audit", "auditor.pipeline", "auditor.cli.ecosystem"}
-
-
-def test_methods_compiled_on_first_call_change_no_report(
-    tmp_path: Path,
-    make_tree: Callable[[Path, Mapping[str, str]], Path],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The model's classes get their methods when first called (auditor/lazyclass.py): the
-    report is the one the standard dataclasses give (DRIFT_AUDIT_NO_LAZY_METHODS=1), but
-    for its stats."""
-    project = make_project(
-        tmp_path, make_tree, monkeypatch,
-        folder="proj", name="widget", files={"widget/__init__.py": "", "widget/jobs.py": BREAK},
-        replays=False,
-    )  # fmt: skip
-    reports = []
-    for lazy in (True, False):
-        env = {k: v for k, v in os.environ.items() if k != "DRIFT_AUDIT_NO_LAZY_METHODS"}
-        env |= {} if lazy else {"DRIFT_AUDIT_NO_LAZY_METHODS": "1"}
-        done = subprocess.run(
-            [sys.executable, "-m", "auditor", ".", "--format", "json", "--offline",
-             "--cache-dir", str(project.cache)],
-            capture_output=True, text=True, cwd=project.root, env=env,
-        )  # fmt: skip
-        assert done.returncode == 1, done.stderr
-        document = json.loads(done.stdout)
-        document.pop("stats")  # the first run parsed what the second reads from the cache
-        reports.append(document)
-    assert reports[0] == reports[1] and reports[0]["findings"]
